@@ -1,0 +1,159 @@
+"""Choosing players (RULES.md section 3), the Countess obligation, named cards and numbers."""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+from game.cards import CHOICES, GUESSING_CARDS, Choice
+from game.commands import PlayCard
+from game.editions import Edition
+from game.errors import IllegalCommand
+from game.state import GameState
+
+CHOOSES_SELF = frozenset({Choice.ANY, Choice.TWO_AND_LOOK})
+NUMBERS = tuple(n for n in range(10) if n != 1)
+
+
+def countess_required(edition: Edition, hand: tuple[str, ...]) -> bool:
+    """Whether this hand must play the Countess."""
+    return "countess" in hand and any(card in edition.countess_forced_by for card in hand)
+
+
+def choosable_others(state: GameState, seat: int) -> list[int]:
+    """Other seats a card may choose: still in the round and not protected."""
+    return [
+        other
+        for other in range(len(state.players))
+        if other != seat and not state.eliminated[other] and not state.protected[other]
+    ]
+
+
+@cache
+def guesses(edition: Edition, card: str) -> tuple[str | int, ...]:
+    """What a Guard or Bishop may name in this edition."""
+    if card == "bishop" or edition.guess_by_number:
+        return NUMBERS
+    return tuple(name for name in edition.rank if name != "guard")
+
+
+def target_options(state: GameState, seat: int, card: str) -> tuple[tuple[int, ...], ...]:
+    """Every legal choice of players for `card`, sorted; ((),) when it takes no choice."""
+    others = tuple(choosable_others(state, seat))
+    return _options(card, seat, others, state.sycophant)
+
+
+@cache
+def _options(
+    card: str, seat: int, others: tuple[int, ...], mark: int | None
+) -> tuple[tuple[int, ...], ...]:
+    kind = CHOICES[card]
+    if kind is Choice.NONE or (not others and kind is not Choice.ANY):
+        return ((),)
+    if kind is Choice.OTHER:
+        options = [(other,) for other in others]
+    elif kind is Choice.ANY:
+        options = [(other,) for other in sorted([seat, *others])]
+    elif kind is Choice.ONE_OR_TWO_OTHERS:
+        options = [(other,) for other in others] + list(combinations(others, 2))
+    else:
+        options = list(combinations(sorted([seat, *others]), 2))
+    if mark is None or (mark == seat and kind not in CHOOSES_SELF):
+        return tuple(options)
+    bound = [option for option in options if mark in option]
+    return tuple(bound or options)
+
+
+def normalised(play: PlayCard) -> PlayCard:
+    """The command with several chosen players in seat order (their order carries no meaning)."""
+    if len(play.targets) < 2:
+        return play
+    return PlayCard(play.seat, play.card, tuple(sorted(play.targets)), play.guess, play.look)
+
+
+def check_choices(state: GameState, play: PlayCard) -> None:
+    """Raise IllegalCommand unless the players, name or number and look chosen are legal."""
+    kind = CHOICES[play.card]
+    for target in play.targets:
+        _check_target(state, play.seat, target, kind in CHOOSES_SELF)
+    if len(set(play.targets)) != len(play.targets):
+        raise IllegalCommand("duplicate-target", "The same player can't be chosen twice.")
+    options = target_options(state, play.seat, play.card)
+    if options == ((),):
+        if play.targets or play.guess is not None or play.look is not None:
+            raise IllegalCommand(
+                "unexpected-choice",
+                f"The {_name(play.card)} is played here without choosing anyone or anything.",
+            )
+        return
+    _check_count(kind, len(play.targets))
+    if play.targets not in options:
+        raise IllegalCommand(
+            "sycophant-target-required",
+            "The Sycophant's mark obliges this card to choose "
+            f"{state.players[state.sycophant or 0]}.",
+        )
+    _check_guess(state.edition, play)
+    _check_look(kind, play)
+
+
+def _name(card: str) -> str:
+    return card.replace("_", " ").title()
+
+
+def _check_target(state: GameState, seat: int, target: int, self_allowed: bool) -> None:
+    if isinstance(target, bool) or not 0 <= target < len(state.players):
+        raise IllegalCommand("unknown-target", f"There is no player {target!r} in this game.")
+    if target == seat and not self_allowed:
+        raise IllegalCommand("target-self", "This card must choose another player.")
+    if state.eliminated[target]:
+        raise IllegalCommand("target-eliminated", f"{state.players[target]} is out of the round.")
+    if state.protected[target] and target != seat:
+        raise IllegalCommand(
+            "target-protected", f"{state.players[target]} is protected by the Handmaid."
+        )
+
+
+def _check_count(kind: Choice, count: int) -> None:
+    wanted = {
+        Choice.OTHER: (1, 1),
+        Choice.ANY: (1, 1),
+        Choice.ONE_OR_TWO_OTHERS: (1, 2),
+        Choice.TWO_AND_LOOK: (2, 2),
+    }[kind]
+    if count == 0:
+        raise IllegalCommand("target-required", "This card must choose a player.")
+    if not wanted[0] <= count <= wanted[1]:
+        expected = "one or two players" if wanted == (1, 2) else f"exactly {wanted[0]} player(s)"
+        raise IllegalCommand("wrong-target-count", f"This card chooses {expected}.")
+
+
+def _check_guess(edition: Edition, play: PlayCard) -> None:
+    if play.card not in GUESSING_CARDS:
+        if play.guess is not None:
+            raise IllegalCommand("unexpected-choice", f"The {_name(play.card)} names nothing.")
+        return
+    guess, card = play.guess, _name(play.card)
+    if guess is None:
+        raise IllegalCommand("guess-required", f"The {card} must name a card or a number.")
+    if play.card == "bishop" or edition.guess_by_number:
+        if not isinstance(guess, int) or isinstance(guess, bool) or not 0 <= guess <= 9:
+            raise IllegalCommand("guess-invalid", f"The {card} names a number from 0 to 9.")
+        if guess == 1:
+            raise IllegalCommand("guess-guard", f"The {card} can't name 1.")
+        return
+    if not isinstance(guess, str) or guess not in edition.rank:
+        raise IllegalCommand("guess-invalid", f"The {card} names a card of this edition.")
+    if guess == "guard":
+        raise IllegalCommand("guess-guard", "The Guard can't name the Guard.")
+
+
+def _check_look(kind: Choice, play: PlayCard) -> None:
+    if kind is not Choice.TWO_AND_LOOK:
+        if play.look is not None:
+            raise IllegalCommand("unexpected-choice", "Only the Cardinal looks at a hand.")
+        return
+    if play.look is None:
+        raise IllegalCommand("look-required", "The Cardinal must look at one of the two players.")
+    if play.look not in play.targets:
+        raise IllegalCommand("look-invalid", "The Cardinal looks at one of the two chosen players.")

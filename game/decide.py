@@ -1,0 +1,203 @@
+"""`decide(state, command) -> events`: every rule check lives here, and all randomness."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from game import events as ev
+from game.cards import CHOICES, Choice
+from game.choices import check_choices, countess_required, normalised
+from game.commands import (
+    AnswerRedraw,
+    Command,
+    Deal,
+    FinishChancellor,
+    PlayCard,
+    StartGame,
+    StartRound,
+)
+from game.editions import EDITIONS, Edition
+from game.effects import EFFECTS
+from game.errors import IllegalCommand
+from game.fairness import commitment, dealt_order
+from game.flow import Emitter, begin_turn, discard_and_draw, finish_turn
+from game.state import Decision, GameState, Phase
+
+
+def decide(state: GameState | None, command: Command) -> list[ev.Event]:
+    """The events a command produces; raises IllegalCommand when the rules refuse it."""
+    return step(state, command)[0]
+
+
+def step(state: GameState | None, command: Command) -> tuple[list[ev.Event], GameState]:
+    """Decide a command and also return the state after its events (saves folding them again)."""
+    emitter = Emitter(state)
+    _HANDLERS[type(command)](emitter, command)
+    return emitter.events, emitter.state
+
+
+def _random(state_seed: str, *purpose: object) -> random.Random:
+    """The game's seeded random source for one purpose (a deal, a first player)."""
+    return random.Random("|".join([state_seed, *map(str, purpose)]))
+
+
+def _start_game(em: Emitter, command: StartGame) -> None:
+    if em.state is not None:
+        raise IllegalCommand("game-already-started", "This game has already started.")
+    edition = EDITIONS.get(command.edition)
+    if edition is None:
+        raise IllegalCommand("unknown-edition", f"There is no edition {command.edition!r}.")
+    count = len(command.players)
+    if not edition.min_players <= count <= edition.max_players:
+        raise IllegalCommand(
+            "wrong-player-count",
+            f"{edition.id} is played by {edition.min_players} to {edition.max_players} players.",
+        )
+    if len(set(command.players)) != count or not all(command.players):
+        raise IllegalCommand("bad-players", "Players need distinct, non-empty names.")
+    first = command.first_player
+    if first is None:
+        first = _random(command.seed, "first-player").randrange(count)
+    elif not 0 <= first < count:
+        raise IllegalCommand("unknown-seat", f"There is no seat {first}.")
+    em.emit(ev.GameStarted(edition.id, tuple(command.players), command.seed))
+    _deal(em, first, command.deal)
+
+
+def _start_round(em: Emitter, command: StartRound) -> None:
+    state = em.state
+    if state is None:
+        raise IllegalCommand("game-not-started", "This game has not started.")
+    if state.phase is Phase.OVER:
+        raise IllegalCommand("game-over", "This game is over.")
+    if state.phase is Phase.ROUND:
+        raise IllegalCommand("round-in-progress", "The current round is still being played.")
+    winners = state.round_winners or tuple(range(len(state.players)))
+    first = winners[0]
+    if len(winners) > 1:
+        first = _random(state.seed, "round", state.round + 1, "first").choice(winners)
+    _deal(em, first, command.deal)
+
+
+def _deal(em: Emitter, first: int, deal: Deal | None) -> None:
+    state = em.state
+    number = state.round + 1
+    rng = _random(state.seed, "round", number, "deal")
+    if deal is None:
+        deal = _shuffled_deal(state.edition, len(state.players), rng)
+    else:
+        _check_deal(state.edition, len(state.players), deal)
+    salt = f"{rng.getrandbits(128):032x}"
+    order = dealt_order(deal.set_aside, deal.face_up, deal.hands, deal.deck)
+    em.emit(
+        ev.RoundStarted(
+            number,
+            first,
+            deal.set_aside,
+            deal.face_up,
+            deal.hands,
+            deal.deck,
+            salt,
+            commitment(salt, order),
+        )
+    )
+    begin_turn(em, first)
+
+
+def _shuffled_deal(edition: Edition, players: int, rng: random.Random) -> Deal:
+    cards = list(edition.deck)
+    rng.shuffle(cards)
+    face_up = edition.face_up_count(players)
+    hands_from = 1 + face_up
+    return Deal(
+        set_aside=cards[0],
+        face_up=tuple(cards[1:hands_from]),
+        hands=tuple(cards[hands_from : hands_from + players]),
+        deck=tuple(cards[hands_from + players :]),
+    )
+
+
+def _check_deal(edition: Edition, players: int, deal: Deal) -> None:
+    order = dealt_order(deal.set_aside, deal.face_up, deal.hands, deal.deck)
+    if Counter(order) != Counter(edition.deck):
+        raise IllegalCommand("bad-deal", "A deal must hold exactly the edition's cards.")
+    if len(deal.hands) != players or len(deal.face_up) != edition.face_up_count(players):
+        raise IllegalCommand("bad-deal", "A deal needs one hand per player and the face-up cards.")
+
+
+def _check_turn(state: GameState | None, seat: int, wanted: Decision) -> GameState:
+    """The state, if `seat` is the one that must make decision `wanted` now."""
+    if state is None:
+        raise IllegalCommand("game-not-started", "This game has not started.")
+    if state.phase is Phase.OVER:
+        raise IllegalCommand("game-over", "This game is over.")
+    if state.phase is not Phase.ROUND:
+        raise IllegalCommand("round-over", "The round is over; the next one is not dealt yet.")
+    if isinstance(seat, bool) or not 0 <= seat < len(state.players):
+        raise IllegalCommand("unknown-seat", f"There is no seat {seat!r}.")
+    if seat != state.current:
+        raise IllegalCommand("not-your-turn", f"It is {state.players[state.current or 0]}'s turn.")
+    if state.decision is not wanted:
+        raise IllegalCommand(*_WRONG_DECISION[state.decision])
+    return state
+
+
+_WRONG_DECISION: dict[Decision | None, tuple[str, str]] = {
+    Decision.PLAY: ("no-decision-pending", "Play a card: nothing else is waiting for you."),
+    Decision.CHANCELLOR: (
+        "chancellor-pending",
+        "Finish the Chancellor first: keep one card and put the others under the deck.",
+    ),
+    Decision.REDRAW: ("redraw-pending", "Answer the Bishop first: redraw or not."),
+}
+
+
+def _play_card(em: Emitter, command: PlayCard) -> None:
+    state = _check_turn(em.state, command.seat, Decision.PLAY)
+    hand = state.hands[command.seat]
+    if command.card not in hand:
+        if command.card not in state.edition.rank:
+            raise IllegalCommand("unknown-card", f"There is no {command.card!r} in this edition.")
+        raise IllegalCommand("card-not-in-hand", f"You don't hold a {command.card}.")
+    if countess_required(state.edition, hand) and command.card != "countess":
+        raise IllegalCommand("countess-required", "With the King or the Prince (or the Princess, "
+                             "in classic and premium) in hand, you must play the Countess.")
+    play = normalised(command)
+    check_choices(state, play)
+    em.emit(ev.CardPlayed(play.seat, play.card, play.targets, play.guess, play.look))
+    if play.targets or CHOICES[play.card] is Choice.NONE:
+        EFFECTS[play.card](em, play)
+    if em.state.decision is Decision.PLAY:
+        finish_turn(em)
+
+
+def _finish_chancellor(em: Emitter, command: FinishChancellor) -> None:
+    state = _check_turn(em.state, command.seat, Decision.CHANCELLOR)
+    hand = state.hands[command.seat]
+    if Counter((command.keep, *command.bottom)) != Counter(hand):
+        raise IllegalCommand(
+            "chancellor-cards-mismatch",
+            f"Keep one of {', '.join(hand)} and put all the others under the deck.",
+        )
+    em.emit(ev.ChancellorReturned(command.seat, command.keep, tuple(command.bottom)))
+    finish_turn(em)
+
+
+def _answer_redraw(em: Emitter, command: AnswerRedraw) -> None:
+    _check_turn(em.state, command.seat, Decision.REDRAW)
+    em.emit(ev.RedrawAnswered(command.seat, command.redraw))
+    if command.redraw:
+        discard_and_draw(em, command.seat)
+    finish_turn(em)
+
+
+_HANDLERS: dict[type, Callable[[Emitter, Any], None]] = {
+    StartGame: _start_game,
+    StartRound: _start_round,
+    PlayCard: _play_card,
+    FinishChancellor: _finish_chancellor,
+    AnswerRedraw: _answer_redraw,
+}

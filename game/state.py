@@ -1,0 +1,109 @@
+"""The whole truth of a game at one moment, as an immutable value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from game.editions import Edition
+
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    ROUND = "round"  # a round is being played
+    BETWEEN_ROUNDS = "between-rounds"  # a round ended; the next one is not dealt yet
+    OVER = "over"
+
+
+class Decision(StrEnum):
+    """What the seat that must act has to do."""
+
+    PLAY = "play"
+    CHANCELLOR = "chancellor"
+    REDRAW = "redraw"
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """Something `viewer` learnt privately: `seat` held `card` (seat None: under the deck)."""
+
+    viewer: int
+    seat: int | None
+    card: str
+    source: str  # the card through which it was learnt
+    round: int
+    turn: int
+    still_held: bool = True  # False once public play shows the card may have moved
+    depth: int = 0  # for cards under the deck: how many cards lie below it
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game between rounds or in the middle of one; change it only through `evolve`."""
+
+    edition: Edition
+    players: tuple[str, ...]
+    seed: str
+    tokens: tuple[int, ...]
+    phase: Phase = Phase.BETWEEN_ROUNDS
+    round: int = 0
+    turn: int = 0  # turns started this round
+    turn_seat: int = 0  # whose turn it is
+    decision: Decision | None = None
+    deciding_seat: int | None = None  # who must act when it is not the turn's player (redraw)
+    hands: tuple[tuple[str, ...], ...] = ()
+    discards: tuple[tuple[str, ...], ...] = ()
+    eliminated: tuple[bool, ...] = ()
+    protected: tuple[bool, ...] = ()
+    deck: tuple[str, ...] = ()
+    set_aside: str | None = None
+    face_up: tuple[str, ...] = ()
+    sycophant: int | None = None  # the seat the next card must choose, if it can
+    jesters: tuple[tuple[int, int], ...] = ()  # (Jester's player, chosen seat)
+    knowledge: tuple[Knowledge, ...] = ()
+    commitment: str = ""
+    salt: str = ""
+    dealt: tuple[str, ...] = ()
+    round_winners: tuple[int, ...] = ()  # winners of the last round that ended
+    end_reason: str | None = None  # how the last round ended
+    showdown: tuple[tuple[int, str], ...] = ()
+    game_winners: tuple[int, ...] = ()
+
+    def evolved(self, **changes: Any) -> GameState:
+        """A copy with some fields changed (a fast `dataclasses.replace`)."""
+        new = object.__new__(GameState)
+        attributes = new.__dict__
+        attributes.update(self.__dict__)
+        attributes.update(changes)
+        return new
+
+    @property
+    def current(self) -> int | None:
+        """The seat that must act now, or None between rounds and after the game."""
+        if self.phase is not Phase.ROUND:
+            return None
+        return self.turn_seat if self.deciding_seat is None else self.deciding_seat
+
+    @property
+    def target(self) -> int:
+        """Tokens needed to win this game."""
+        return self.edition.target(len(self.players))
+
+    def in_round(self, seat: int) -> bool:
+        """Whether a seat is still in the current round."""
+        return not self.eliminated[seat]
+
+    def seats_in_round(self) -> list[int]:
+        """Seats still in the round, in seat order."""
+        return [seat for seat, out in enumerate(self.eliminated) if not out]
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat after `seat` (wrapping around) that is still in the round."""
+        count = len(self.players)
+        for step in range(1, count + 1):
+            candidate = (seat + step) % count
+            if not self.eliminated[candidate]:
+                return candidate
+        return seat

@@ -1,0 +1,167 @@
+"""What one seat (or a spectator, seat None) may see: RULES.md section 8, in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+from game import events as ev
+from game.state import GameState, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    """What everyone sees of one seat."""
+
+    seat: int
+    name: str
+    tokens: int
+    discards: tuple[str, ...]
+    eliminated: bool
+    protected: bool
+    hand_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class KnownCard:
+    """A card this seat learnt privately: `seat` held it (None: it lies under the deck)."""
+
+    seat: int | None
+    card: str
+    source: str
+    round: int
+    turn: int
+    still_held: bool
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """The game as one seat may see it; `you` and `hand` are None for a spectator."""
+
+    edition: str
+    players: tuple[str, ...]
+    you: int | None
+    phase: str
+    round: int
+    turn: int
+    current: int | None
+    decision: str | None
+    tokens_to_win: int
+    seats: tuple[PublicSeat, ...]
+    deck_size: int
+    face_up: tuple[str, ...]
+    hand: tuple[str, ...] | None
+    known: tuple[KnownCard, ...]
+    sycophant: int | None
+    jesters: tuple[tuple[int, int], ...]
+    commitment: str
+    round_winners: tuple[int, ...]
+    end_reason: str | None
+    showdown: tuple[tuple[int, str], ...]
+    set_aside: str | None  # public only once the round is over
+    deck: tuple[str, ...] | None  # public only once the round is over
+    game_winners: tuple[int, ...]
+
+
+def view(state: GameState, seat: int | None) -> SeatView:
+    """Exactly what `seat` may know of `state` (a spectator: public information only)."""
+    live = state.phase is Phase.ROUND
+    return SeatView(
+        edition=state.edition.id,
+        players=state.players,
+        you=seat,
+        phase=state.phase.value,
+        round=state.round,
+        turn=state.turn,
+        current=state.current,
+        decision=state.decision.value if state.decision is not None and live else None,
+        tokens_to_win=state.target,
+        seats=tuple(
+            PublicSeat(
+                index,
+                name,
+                state.tokens[index],
+                state.discards[index],
+                state.eliminated[index],
+                state.protected[index],
+                len(state.hands[index]),
+            )
+            for index, name in enumerate(state.players)
+        ),
+        deck_size=len(state.deck),
+        face_up=state.face_up,
+        hand=None if seat is None else state.hands[seat],
+        known=tuple(
+            KnownCard(k.seat, k.card, k.source, k.round, k.turn, k.still_held)
+            for k in state.knowledge
+            if k.viewer == seat
+        ),
+        sycophant=state.sycophant,
+        jesters=state.jesters,
+        commitment=state.commitment,
+        round_winners=state.round_winners,
+        end_reason=state.end_reason,
+        showdown=state.showdown,
+        set_aside=None if live else state.set_aside,
+        deck=None if live else state.deck,
+        game_winners=state.game_winners,
+    )
+
+
+def event_fields(event: ev.Event) -> dict[str, Any]:
+    """An event as plain data: its `type` and every field (the auditor's view)."""
+    data: dict[str, Any] = {"type": event.type}
+    for field in fields(event):
+        data[field.name] = getattr(event, field.name)
+    return data
+
+
+def redact(event: ev.Event, seat: int | None) -> dict[str, Any]:
+    """An event as `seat` may see it (None: a spectator); hidden cards become None."""
+    data = event_fields(event)
+    hide = _PRIVATE.get(type(event))
+    if hide is not None:
+        hide(data, seat)
+    return data
+
+
+def _hidden(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(None for _ in value)
+    return None
+
+
+def _unless(*parties: str, hidden: tuple[str, ...]) -> Callable[[dict[str, Any], int | None], None]:
+    """Hide `hidden` fields from everyone but the seats named in the `parties` fields."""
+
+    def hide(data: dict[str, Any], seat: int | None) -> None:
+        if seat is None or all(data[party] != seat for party in parties):
+            for name in hidden:
+                data[name] = _hidden(data[name])
+
+    return hide
+
+
+def _round_started(data: dict[str, Any], seat: int | None) -> None:
+    hands = enumerate(data["hands"])
+    data["hands"] = tuple(card if index == seat else None for index, card in hands)
+    for name in ("set_aside", "deck", "salt"):
+        data[name] = _hidden(data[name])
+
+
+def _game_started(data: dict[str, Any], seat: int | None) -> None:
+    data["seed"] = None
+
+
+_PRIVATE: dict[type, Callable[[dict[str, Any], int | None], None]] = {
+    ev.GameStarted: _game_started,
+    ev.RoundStarted: _round_started,
+    ev.TurnStarted: _unless("seat", hidden=("card",)),
+    ev.CardDrawn: _unless("seat", hidden=("card",)),
+    ev.HandSeen: _unless("viewer", hidden=("card",)),
+    ev.HandsCompared: _unless("seat", "target", hidden=("card", "target_card")),
+    ev.HandsSwapped: _unless("seat", "other", hidden=("seat_card", "other_card")),
+    ev.ChancellorDrew: _unless("seat", hidden=("cards",)),
+    ev.ChancellorReturned: _unless("seat", hidden=("kept", "bottom")),
+}

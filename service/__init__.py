@@ -1,0 +1,1 @@
+"""The HTTP service, the command handler and the `loveletter` command line."""

@@ -1,0 +1,14 @@
+"""`loveletter bench ...`: the performance benchmarks, one sub-command each."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the `bench` command group."""
+    parser = subparsers.add_parser("bench", help="performance benchmarks")
+    group = parser.add_subparsers(dest="bench", required=True, metavar="BENCH")
+    from service.cli import bench_engine
+
+    bench_engine.register(group)

@@ -1,0 +1,173 @@
+"""`loveletter bench store`: the event store's append rate and memory against the live Redis."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from events.connection import RedisClient, connect
+from events.store import EventStore, game_key, to_json
+
+RATIO_TARGET = 0.5
+LOAD_SIZES = (50, 500, 5000)
+LOAD_REPEATS = 5
+
+# A load case prepares a game of `size` events in the store (and a snapshot, if it uses one)
+# and returns the loader to time: (store, game id, size) -> loader.
+LoadCase = Callable[[EventStore, str, int], Callable[[], object]]
+
+
+def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
+    """Add `store` to the `bench` command group: `loveletter bench store [--events N] [--json]`."""
+    parser = bench_subparsers.add_parser("store", help="event store append rate and memory")
+    parser.add_argument("--events", type=int, default=20000, help="appends per measurement")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark against the configured Redis (REDIS_URL or the embedded one)."""
+    client = connect()
+    try:
+        run_store_bench(client, events=args.events, json_output=args.json)
+    finally:
+        client.close()
+    return 0
+
+
+def sample_event(index: int) -> dict[str, Any]:
+    """A realistic event of about 200 bytes of JSON."""
+    return {
+        "type": "card_played",
+        "v": 1,
+        "round": 3,
+        "turn": index,
+        "seat": index % 4,
+        "card": "guard",
+        "target": (index + 1) % 4,
+        "guess": "priest",
+        "outcome": {"eliminated": [(index + 1) % 4], "revealed": "priest"},
+        "deck_left": 7,
+        "discards": [["guard", "baron"], ["priest"], ["handmaid"], []],
+    }
+
+
+def sample_meta(index: int) -> dict[str, Any]:
+    """The meta of a command: who sent it, which request, when."""
+    return {"command": "play_card", "seat": index % 4, "request": uuid.uuid4().hex, "at": 1.8e9}
+
+
+def run_store_bench(
+    redis_client: RedisClient,
+    *,
+    events: int = 20000,
+    json_output: bool = False,
+    load_cases: Mapping[str, LoadCase] | None = None,
+    load_sizes: Sequence[int] = LOAD_SIZES,
+) -> dict[str, Any]:
+    """Measure appends/s (Lua path vs plain XADD), memory per event, and any load cases; print."""
+    namespace = f"bench-{uuid.uuid4().hex[:8]}"
+    store = EventStore(redis_client, namespace=namespace)
+    try:
+        result = _measure_appends(store, events)
+        if load_cases:
+            result["load_ms"] = measure_loads(store, load_cases, load_sizes)
+    finally:
+        _delete_namespace(redis_client, namespace)
+    print(json.dumps(result) if json_output else _table(result))
+    return result
+
+
+def measure_loads(
+    store: EventStore, cases: Mapping[str, LoadCase], sizes: Sequence[int] = LOAD_SIZES
+) -> dict[str, dict[str, float]]:
+    """Median milliseconds to load a game of each size, per case (e.g. with/without snapshots)."""
+    timings: dict[str, dict[str, float]] = {}
+    for name, case in cases.items():
+        timings[name] = {}
+        for size in sizes:
+            loader = case(store, f"load-{name}-{size}".replace(" ", "-"), size)
+            samples = []
+            for _ in range(LOAD_REPEATS):
+                start = time.perf_counter()
+                loader()
+                samples.append((time.perf_counter() - start) * 1000)
+            timings[name][str(size)] = round(statistics.median(samples), 3)
+    return timings
+
+
+def _measure_appends(store: EventStore, count: int) -> dict[str, Any]:
+    """Single-event appends through the Lua script, then plain XADDs of the same payload."""
+    if count < 1:
+        raise ValueError("events must be at least 1")
+    client = store.redis
+    plain_key = game_key(store.namespace, "bench", "plain")  # same slot, so the same node
+
+    def append(game_id: str, version: int) -> None:
+        store.append(game_id, version, [sample_event(version)],
+                     idempotency_key=f"k{version}", meta=sample_meta(version))  # fmt: skip
+
+    def plain(index: int) -> None:
+        client.xadd(
+            plain_key, {"e": to_json(sample_event(index)), "m": to_json(sample_meta(index))}
+        )
+
+    for index in range(min(200, count)):  # warm up: script loaded, connection open
+        plain(index)
+        append("warm-up", index)
+    client.delete(plain_key)
+    plain_rate = _rate(plain, range(count))
+    lua_rate = _rate(lambda version: append("bench", version), range(count))
+    stream_bytes = int(client.memory_usage(store.stream_key("bench"), samples=0) or 0)
+    idem_bytes = int(client.memory_usage(store.idempotency_key("bench", "k0"), samples=0) or 0)
+    return {
+        "benchmark": "store",
+        "events": count,
+        "event_bytes": len(to_json(sample_event(count))),
+        "meta_bytes": len(to_json(sample_meta(count))),
+        "lua_appends_per_second": round(lua_rate, 1),
+        "xadd_per_second": round(plain_rate, 1),
+        "ratio": round(lua_rate / plain_rate, 3),
+        "ratio_target": RATIO_TARGET,
+        "stream_bytes_per_event": round(stream_bytes / count, 1),
+        "idempotency_key_bytes": idem_bytes,
+    }
+
+
+def _rate(step: Callable[[int], None], indexes: range) -> float:
+    """Calls of step per second over indexes."""
+    start = time.perf_counter()
+    for index in indexes:
+        step(index)
+    return len(indexes) / (time.perf_counter() - start)
+
+
+def _delete_namespace(client: RedisClient, namespace: str) -> None:
+    """Delete every key the benchmark wrote."""
+    pipe = client.pipeline(transaction=False)
+    for key in client.scan_iter(match=f"{namespace}:*", count=1000):
+        pipe.delete(key)
+    pipe.execute()
+
+
+def _table(result: Mapping[str, Any]) -> str:
+    """The figures as a short readable table."""
+    lines = [
+        f"event store: {result['events']} single-event appends"
+        f" ({result['event_bytes']} B event + {result['meta_bytes']} B meta each)",
+        f"  Lua append (version check, idempotency key) {result['lua_appends_per_second']:>10} /s",
+        f"  plain XADD (same payload, same connection)  {result['xadd_per_second']:>10} /s",
+        f"  ratio                                       {result['ratio']:>10}"
+        f"  (target >= {result['ratio_target']})",
+        f"  stream memory per event                     {result['stream_bytes_per_event']:>10} B",
+        f"  idempotency key memory (each, until TTL)    {result['idempotency_key_bytes']:>10} B",
+    ]
+    for name, sizes in result.get("load_ms", {}).items():
+        for size, ms in sizes.items():
+            lines.append(f"  load {size:>5} events, {name:<28} {ms:>10} ms")
+    return "\n".join(lines)

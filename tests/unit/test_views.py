@@ -1,0 +1,187 @@
+"""What each seat may see (RULES.md section 8), checked against an independent account."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import asdict
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game import PlayCard, redact, step, view
+from game import events as ev
+from game.commands import Command, FinishChancellor
+from game.evolve import evolve
+from game.selfplay import play_game
+from game.state import GameState, Phase
+from game.views import event_fields
+from tests.unit.games import GAME_SIZES, rest_of_deck, rigged
+
+# RULES.md section 8, written out again for the test: private fields and who may see them.
+PRIVATE_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    ev.TurnStarted: (("card",), ("seat",)),
+    ev.CardDrawn: (("card",), ("seat",)),
+    ev.HandSeen: (("card",), ("viewer",)),
+    ev.HandsCompared: (("card", "target_card"), ("seat", "target")),
+    ev.HandsSwapped: (("seat_card", "other_card"), ("seat", "other")),
+    ev.ChancellorDrew: (("cards",), ("seat",)),
+    ev.ChancellorReturned: (("kept", "bottom"), ("seat",)),
+}
+
+
+# View fields whose values may spell a card's name without showing a card.
+NOT_CARDS = ("edition", "source", "decision")
+
+
+class Witness:
+    """Who has seen which card in whose hand this round, from the events alone."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.facts: dict[int, set[tuple[int | None, str]]] = {s: set() for s in range(players)}
+
+    def see(self, event: ev.Event) -> None:
+        """Record what an event lets each seat learn."""
+        if isinstance(event, ev.RoundStarted):
+            self.facts = {seat: set() for seat in range(self.players)}
+        elif isinstance(event, ev.HandSeen):
+            self.facts[event.viewer].add((event.seat, event.card))
+        elif isinstance(event, ev.HandsCompared):
+            self.facts[event.seat].add((event.target, event.target_card))
+            self.facts[event.target].add((event.seat, event.card))
+        elif isinstance(event, ev.HandsSwapped):
+            a, b = event.seat, event.other
+            for seat, facts in self.facts.items():
+                if seat not in (a, b):  # bystanders may follow a card through a public swap
+                    facts |= {(b if x == a else a, c) for x, c in facts if x in (a, b)}
+            self.facts[a].add((b, event.other_card))
+            self.facts[b].add((a, event.seat_card))
+        elif isinstance(event, ev.ChancellorReturned):
+            self.facts[event.seat] |= {(None, card) for card in event.bottom}
+
+
+def check_view(state: GameState, seat: int | None, witness: Witness) -> None:
+    """The view holds no card the audience has no right to see, and its own hand exactly."""
+    seen = view(state, seat)
+    live = state.phase is Phase.ROUND
+    if seat is None:
+        assert seen.hand is None and seen.known == ()
+    else:
+        assert seen.hand == state.hands[seat]
+        for item in seen.known:
+            assert (item.seat, item.card) in witness.facts[seat], f"{item} was never shown"
+    if live:
+        assert seen.deck is None and seen.set_aside is None
+        assert seen.showdown == ()
+    # Every card named anywhere in the view must come from a place this audience may see.
+    allowed: Counter[str] = Counter(seen.face_up)
+    for public in seen.seats:
+        allowed.update(public.discards)
+    allowed.update(seen.hand or ())
+    allowed.update(item.card for item in seen.known)
+    allowed.update(card for _, card in seen.showdown)
+    if not live:
+        allowed.update(seen.deck or ())
+        allowed.update([seen.set_aside] if seen.set_aside else [])
+    named = Counter(_cards_in(asdict(seen), set(state.edition.rank)))
+    assert not named - allowed, f"cards shown beyond what is visible: {named - allowed}"
+
+
+def _cards_in(value: Any, cards: set[str]) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value in cards else []
+    if isinstance(value, dict):
+        names = (item for key, item in value.items() if key not in NOT_CARDS)
+        return [card for item in names for card in _cards_in(item, cards)]
+    if isinstance(value, (list, tuple)):
+        return [c for item in value for c in _cards_in(item, cards)]
+    return []
+
+
+@pytest.mark.parametrize(("edition", "players"), GAME_SIZES)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+@settings(max_examples=3, deadline=None)
+def test_views_and_redacted_events_never_leak(edition: str, players: int, seed: int) -> None:
+    """At every event, every seat's and the spectator's view and redacted events hold no secret."""
+    rng = random.Random(seed)
+    game = play_game(edition, players, str(seed), lambda _s, legal: rng.choice(legal))
+    witness = Witness(players)
+    state = None
+    audiences: list[int | None] = [None, *range(players)]
+    for event in game.events:
+        state = evolve(state, event)
+        witness.see(event)
+        for audience in audiences:
+            check_view(state, audience, witness)
+            check_redaction(event, audience)
+
+
+def check_redaction(event: ev.Event, audience: int | None) -> None:
+    """Private fields are hidden from exactly the seats RULES.md keeps them from."""
+    full = event_fields(event)
+    shown = redact(event, audience)
+    hidden, parties = PRIVATE_FIELDS.get(type(event), ((), ()))
+    entitled = audience is not None and any(full[p] == audience for p in parties)
+    if isinstance(event, ev.RoundStarted):
+        assert shown["hands"] == tuple(
+            card if index == audience else None for index, card in enumerate(event.hands)
+        )
+        assert shown["set_aside"] is None and set(shown["deck"]) <= {None}
+        assert shown["salt"] is None and shown["commitment"] == event.commitment
+        assert len(shown["deck"]) == len(event.deck)
+        return
+    if isinstance(event, ev.GameStarted):
+        assert shown["seed"] is None
+        return
+    for name, value in full.items():
+        if name in hidden and not entitled:
+            assert shown[name] in (None, tuple(None for _ in value) if isinstance(value, tuple) else None)
+        else:
+            assert shown[name] == value, f"{name} of {event.type} hidden from {audience}"
+
+
+def test_priest_knowledge_is_private_and_goes_stale_when_the_card_is_played() -> None:
+    """The Priest's player learns the card, with when; it stops being held once played."""
+    deck = ["guard", "priest", "baron", *rest_of_deck("classic", "priest", "king", "guard",
+                                                      "guard", "priest", "baron", "princess")]
+    state = rigged("classic", ["priest", "king", "guard"], deck, "princess")
+    state = step(state, PlayCard(0, "priest", (1,)))[1]
+    (known,) = view(state, 0).known
+    assert (known.seat, known.card, known.source, known.round, known.turn) == (1, "king", "priest", 1, 1)
+    assert known.still_held
+    assert view(state, 1).known == () and view(state, 2).known == ()
+    # Seat 1 drew a priest and plays the King itself on seat 2: what seat 0 saw is gone.
+    state = step(state, PlayCard(1, "king", (2,)))[1]
+    facts = {(k.seat, k.card, k.still_held) for k in view(state, 0).known}
+    assert facts == {(1, "king", False)}
+    assert {(k.seat, k.card) for k in view(state, 1).known} == {(2, "priest")}
+    assert {(k.seat, k.card) for k in view(state, 2).known} == {(1, "guard")}
+
+
+def test_king_swap_moves_a_bystanders_knowledge() -> None:
+    """A bystander who saw a hand knows where it went after a public swap."""
+    deck = ["guard", "guard", "king", *rest_of_deck("classic", "priest", "baron", "guard",
+                                                    "guard", "guard", "king", "princess")]
+    state = rigged("classic", ["priest", "baron", "guard"], deck, "princess")
+    state = step(state, PlayCard(0, "priest", (1,)))[1]  # seat 0 sees seat 1's baron
+    state = step(state, PlayCard(1, "guard", (2,), "priest"))[1]  # wrong guess
+    state = step(state, PlayCard(2, "king", (1,)))[1]  # seats 1 and 2 swap
+    facts = {(k.seat, k.card, k.still_held) for k in view(state, 0).known}
+    assert facts == {(1, "baron", False), (2, "baron", True)}
+
+
+def test_chancellor_returns_are_known_only_to_their_player_until_drawn() -> None:
+    """Cards put under the deck are known to the Chancellor's player, by depth, until drawn."""
+    named = ("chancellor", "guard", "priest", "spy", "handmaid", "king", "countess")
+    deck = ["handmaid", "king", "countess", *rest_of_deck("2019", *named)]
+    state = rigged("2019", ["chancellor", "guard", "priest"], deck, "spy")
+    state = step(state, PlayCard(0, "chancellor"))[1]
+    command: Command = FinishChancellor(0, "king", ("countess", "handmaid"))
+    state = step(state, command)[1]
+    known = {(k.seat, k.card, k.still_held) for k in view(state, 0).known}
+    assert known == {(None, "countess", True), (None, "handmaid", True)}
+    assert view(state, 1).known == ()
+    assert view(state, 0).hand == ("king",)
