@@ -50,6 +50,7 @@ def _options(
     kind = CHOICES[card]
     if kind is Choice.NONE or (not others and kind is not Choice.ANY):
         return ((),)
+    options: list[tuple[int, ...]]
     if kind is Choice.OTHER:
         options = [(other,) for other in others]
     elif kind is Choice.ANY:

@@ -13,7 +13,7 @@ from game.state import Decision, GameState, Knowledge, Phase
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
     """The state after `event` (None before the game has started)."""
-    return _HANDLERS[type(event)](state, event)  # type: ignore[arg-type]
+    return _HANDLERS[type(event)](state, event)
 
 
 def fold(events: Iterable[ev.Event], state: GameState | None = None) -> GameState | None:

@@ -45,6 +45,7 @@ class SeatView:
     phase: str
     round: int
     turn: int
+    turn_seat: int | None  # whose turn it is (`current` differs while a Bishop's redraw waits)
     current: int | None
     decision: str | None
     tokens_to_win: int
@@ -74,6 +75,7 @@ def view(state: GameState, seat: int | None) -> SeatView:
         phase=state.phase.value,
         round=state.round,
         turn=state.turn,
+        turn_seat=state.turn_seat if live else None,
         current=state.current,
         decision=state.decision.value if state.decision is not None and live else None,
         tokens_to_win=state.target,

@@ -11,7 +11,7 @@ from game.editions import EDITIONS
 from game.selfplay import play_game, random_chooser
 
 
-def register(group: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(group: argparse._SubParsersAction) -> None:
     """Add `bench engine`."""
     parser = group.add_parser("engine", help="random legal games per second (one process)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per edition and size")

@@ -9,7 +9,7 @@ from pathlib import Path
 from game.scenario import ScenarioResult, run_scenario
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `scenarios` sub-command."""
     parser = subparsers.add_parser("scenarios", help="run rules scenario files (SCENARIOS.md)")
     parser.add_argument("paths", nargs="+", type=Path, help="scenario files or folders of them")

@@ -1,0 +1,49 @@
+"""The one place that decides which Redis we talk to and builds the client.
+
+Clients use decode_responses=False (bytes in, bytes out): RQ requires it, and the store decodes
+its JSON itself. No socket timeout is set, so EventStore.follow's blocking reads are not cut
+short. A `redis+cluster://host:port` URL (our own convention) gives a RedisCluster.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import redis
+from redis.cluster import RedisCluster
+
+from events.redis_server import EmbeddedRedis
+
+RedisClient = redis.Redis | RedisCluster
+CLUSTER_SCHEME = "redis+cluster://"
+
+_embedded: EmbeddedRedis | None = None
+_lock = threading.Lock()
+
+
+def data_dir() -> Path:
+    """The local data folder: LOVELETTER_DATA_DIR, default ./.loveletter."""
+    return Path(os.environ.get("LOVELETTER_DATA_DIR") or ".loveletter").resolve()
+
+
+def redis_url() -> str:
+    """REDIS_URL if set; else start (once) an embedded Redis in data_dir()/redis and export it."""
+    global _embedded
+    with _lock:
+        url = os.environ.get("REDIS_URL")
+        if url:
+            return url
+        if _embedded is None:
+            _embedded = EmbeddedRedis(data_dir() / "redis").start()
+        os.environ["REDIS_URL"] = _embedded.url  # children (gunicorn, rq) share this server
+        return _embedded.url
+
+
+def connect(url: str | None = None) -> RedisClient:
+    """A client for url (default: redis_url()); a RedisCluster for redis+cluster:// URLs."""
+    url = url or redis_url()
+    if url.startswith(CLUSTER_SCHEME):
+        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME) :])
+    return redis.Redis.from_url(url)

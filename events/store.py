@@ -1,0 +1,162 @@
+"""The event store: one Redis stream per game, appended to atomically by one Lua script."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any
+
+from events.connection import RedisClient
+
+GAME_ID = re.compile(r"[A-Za-z0-9._~-]{1,200}")
+APPEND_SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
+
+
+def game_key(namespace: str, game_id: str, suffix: str) -> str:
+    """`{ns}:{game_id}:suffix` with the game id as hash tag: one game, one cluster slot."""
+    if not GAME_ID.fullmatch(game_id):
+        raise ValueError(f"game id must be 1-200 URL-safe characters: {game_id!r}")
+    return f"{namespace}:{{{game_id}}}:{suffix}"
+
+
+def to_json(value: Mapping[str, Any]) -> str:
+    """Compact, key-sorted JSON: the form stored in the stream."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """Outcome of an append: status is "ok", "duplicate" or "conflict".
+
+    ok and duplicate carry the versions the (first) append wrote; conflict carries 0s.
+    current_version is the stream's version after this call.
+    """
+
+    status: str
+    first_version: int
+    last_version: int
+    current_version: int
+
+    @property
+    def ok(self) -> bool:
+        """True when this call appended the events."""
+        return self.status == "ok"
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One stream entry: its version (1-based position), the event, and the command's meta."""
+
+    version: int
+    event: dict[str, Any]
+    meta: dict[str, Any] | None
+
+
+class EventStore:
+    """Append-only event streams in Redis, one per game, with expected version and idempotency.
+
+    An idempotency key is kept for idempotency_ttl_seconds (default 7 days) after its append:
+    a retry within that period returns the first result; after it, the key is forgotten and the
+    expected-version check alone protects the stream.
+    """
+
+    def __init__(
+        self,
+        redis_client: RedisClient,
+        *,
+        namespace: str = "ll",
+        idempotency_ttl_seconds: int = 7 * 24 * 3600,
+    ) -> None:
+        if idempotency_ttl_seconds <= 0:
+            raise ValueError("idempotency_ttl_seconds must be positive")
+        self.redis = redis_client
+        self.namespace = namespace
+        self.idempotency_ttl_seconds = idempotency_ttl_seconds
+        self._append = redis_client.register_script(APPEND_SCRIPT)
+
+    def stream_key(self, game_id: str) -> str:
+        """The key of the game's stream."""
+        return game_key(self.namespace, game_id, "stream")
+
+    def idempotency_key(self, game_id: str, key: str) -> str:
+        """The key that remembers the result of the append made with idempotency key `key`."""
+        return game_key(self.namespace, game_id, f"idem:{key}")
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[Mapping[str, Any]],
+        *,
+        idempotency_key: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> AppendResult:
+        """Append all events after expected_version, or nothing (conflict or duplicate)."""
+        if not events:
+            raise ValueError("append needs at least one event")
+        if expected_version < 0:
+            raise ValueError("expected_version must be >= 0")
+        keys = [self.stream_key(game_id)]
+        if idempotency_key is not None:
+            keys.append(self.idempotency_key(game_id, idempotency_key))
+        args: list[str | int] = [
+            expected_version,
+            self.idempotency_ttl_seconds,
+            "" if meta is None else to_json(meta),
+            *(to_json(event) for event in events),
+        ]
+        status, first, last, current = self._append(keys=keys, args=args)
+        return AppendResult(as_text(status), int(first), int(last), int(current))
+
+    def version(self, game_id: str) -> int:
+        """The game's version: the number of events in its stream (0 when there are none)."""
+        return int(self.redis.xlen(self.stream_key(game_id)))
+
+    def exists(self, game_id: str) -> bool:
+        """True when the game has at least one event."""
+        return bool(self.redis.exists(self.stream_key(game_id)))
+
+    def read(self, game_id: str, start: int = 1, end: int | None = None) -> list[StoredEvent]:
+        """Events with start <= version <= end (end None: to the last one), in order."""
+        last = "+" if end is None else f"{end}-0"
+        entries: Any = self.redis.xrange(self.stream_key(game_id), f"{max(start, 1)}-0", last)
+        return [_stored(entry_id, fields) for entry_id, fields in entries]
+
+    def follow(self, game_id: str, after_version: int, timeout_seconds: float) -> list[StoredEvent]:
+        """Events after after_version, waiting up to timeout_seconds for some; [] on timeout."""
+        key = self.stream_key(game_id)
+        block = max(int(timeout_seconds * 1000), 1)  # BLOCK 0 would wait forever
+        reply: Any = self.redis.xread({key: f"{max(after_version, 0)}-0"}, block=block)
+        if not reply:
+            return []
+        entries = next(iter(reply.values())) if isinstance(reply, dict) else reply[0][1]
+        return [_stored(entry_id, fields) for entry_id, fields in entries]
+
+    def game_ids(self) -> Iterator[str]:
+        """Every game with a stream in this namespace (SCAN, on every primary of a cluster)."""
+        prefix, suffix = f"{self.namespace}:{{", "}:stream"
+        seen: set[str] = set()
+        for key in self.redis.scan_iter(match=f"{prefix}*{suffix}", count=1000, _type="stream"):
+            game_id = as_text(key)[len(prefix) : -len(suffix)]
+            if game_id not in seen:  # SCAN may return a key twice
+                seen.add(game_id)
+                yield game_id
+
+
+def as_text(value: bytes | str) -> str:
+    """A reply as str, whatever the client's decode_responses."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _stored(entry_id: bytes | str, fields: Mapping[Any, Any]) -> StoredEvent:
+    """A StoredEvent from an XRANGE/XREAD entry."""
+    fields = {as_text(name): value for name, value in fields.items()}
+    meta = fields.get("m")
+    return StoredEvent(
+        version=int(as_text(entry_id).split("-")[0]),
+        event=json.loads(fields["e"]),
+        meta=None if meta is None else json.loads(meta),
+    )

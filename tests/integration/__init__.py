@@ -1,0 +1,1 @@
+"""Integration tests against real Redis servers (single and cluster)."""

@@ -1,0 +1,92 @@
+"""Fixtures for tests against real Redis: a single server and a 3-master cluster."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from events.connection import RedisClient, connect
+from events.redis_server import EmbeddedRedis
+
+from .cluster import LocalCluster
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_URL = "redis://127.0.0.1:6379/0"
+
+
+def _answers(url: str) -> bool:
+    """True when a Redis server answers PING at url."""
+    try:
+        client = connect(url)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except (redis.RedisError, OSError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """REDIS_URL, else 127.0.0.1:6379, else an embedded server started for this session."""
+    url = os.environ.get("REDIS_URL") or DEFAULT_URL
+    if _answers(url):
+        yield url
+        return
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis-single")) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A redis+cluster:// URL of a 3-master cluster started for this session."""
+    cluster = LocalCluster(tmp_path_factory.mktemp("redis-cluster")).start()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def single_client(redis_url: str) -> Iterator[RedisClient]:
+    """A client of the single server."""
+    client = connect(redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def cluster_client(cluster_url: str) -> Iterator[RedisClient]:
+    """A RedisCluster client of the session's cluster."""
+    client = connect(cluster_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture(params=["single", "cluster"])
+def client(request: pytest.FixtureRequest) -> RedisClient:
+    """Each test that takes it runs once on the single server and once on the cluster."""
+    value: RedisClient = request.getfixturevalue(f"{request.param}_client")
+    return value
+
+
+@pytest.fixture
+def namespace(client: RedisClient) -> Iterator[str]:
+    """A key namespace of this test alone; its keys are deleted afterwards (never FLUSH*)."""
+    ns = f"test-{uuid.uuid4().hex[:12]}"
+    yield ns
+    for key in list(client.scan_iter(match=f"{ns}:*", count=1000)):
+        client.delete(key)
+
+
+@pytest.fixture
+def subprocess_env() -> dict[str, str]:
+    """The environment for a child Python that imports this repo, without REDIS_URL."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "LOVELETTER_DATA_DIR")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    return env

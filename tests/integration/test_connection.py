@@ -1,0 +1,71 @@
+"""events.connection: REDIS_URL, the embedded fallback, and cluster URLs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import redis
+from redis.cluster import RedisCluster
+
+from events.connection import connect
+
+from .helpers import gone, run_python
+
+pytestmark = pytest.mark.redis
+
+
+def test_redis_url_is_taken_from_the_environment(
+    tmp_path: Path, subprocess_env: dict[str, str]
+) -> None:
+    env = {**subprocess_env, "REDIS_URL": "redis://127.0.0.1:1/3"}
+    code = """
+        from events import connection
+        print(connection.redis_url(), connection._embedded is None)
+    """
+    assert run_python(code, env, tmp_path) == ["redis://127.0.0.1:1/3", "True"]
+    assert not (tmp_path / ".loveletter").exists()
+
+
+def test_without_redis_url_an_embedded_server_is_started_once(
+    tmp_path: Path, subprocess_env: dict[str, str]
+) -> None:
+    env = {**subprocess_env, "LOVELETTER_DATA_DIR": str(tmp_path / "data")}
+    code = """
+        import os, subprocess, sys
+        from events import connection
+        url = connection.redis_url()
+        assert connection.redis_url() == url == os.environ["REDIS_URL"]
+        client = connection.connect()
+        client.set("k", "v")
+        child = "import os, redis; print(redis.Redis.from_url(os.environ['REDIS_URL']).get('k'))"
+        out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+        print(client.info("server")["process_id"], out.stdout.strip())
+    """
+    pid, child_saw = run_python(code, env, tmp_path)
+    assert child_saw == "b'v'"  # a child process reached the same server through REDIS_URL
+    assert gone(int(pid))
+    assert (tmp_path / "data" / "redis" / "redis.log").exists()
+    assert not (tmp_path / ".loveletter").exists()
+
+
+def test_default_data_dir_is_dot_loveletter(tmp_path: Path, subprocess_env: dict[str, str]) -> None:
+    code = """
+        from events import connection
+        print(connection.connect().ping())
+    """
+    assert run_python(code, subprocess_env, tmp_path) == ["True"]
+    assert (tmp_path / ".loveletter" / "redis" / "redis.log").exists()
+
+
+def test_connect_picks_the_client_class(redis_url: str, cluster_url: str) -> None:
+    single = connect(redis_url)
+    cluster = connect(cluster_url)
+    try:
+        assert isinstance(single, redis.Redis)
+        assert isinstance(cluster, RedisCluster)
+        assert cluster.ping()
+        assert len(cluster.get_primaries()) == 3
+    finally:
+        single.close()
+        cluster.close()

@@ -1,0 +1,184 @@
+"""EventStore against a real single server and a real cluster."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from events.connection import RedisClient
+from events.store import AppendResult, EventStore, StoredEvent
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def store(client: RedisClient, namespace: str) -> EventStore:
+    return EventStore(client, namespace=namespace, idempotency_ttl_seconds=3600)
+
+
+def events(*names: str) -> list[dict[str, object]]:
+    return [{"type": name, "n": index} for index, name in enumerate(names)]
+
+
+def test_empty_game_has_version_zero(store: EventStore) -> None:
+    assert store.version("g1") == 0
+    assert store.read("g1") == []
+    assert not store.exists("g1")
+
+
+def test_append_then_read(store: EventStore) -> None:
+    meta = {"command": "start", "seat": 0, "at": 1.5}
+    result = store.append("g1", 0, events("a", "b", "c"), meta=meta)
+    assert result == AppendResult("ok", 1, 3, 3)
+    assert result.ok
+    assert store.version("g1") == 3
+    assert store.exists("g1")
+    assert store.read("g1") == [
+        StoredEvent(1, {"type": "a", "n": 0}, meta),
+        StoredEvent(2, {"type": "b", "n": 1}, None),
+        StoredEvent(3, {"type": "c", "n": 2}, None),
+    ]
+    second = store.append("g1", 3, events("d"))
+    assert second == AppendResult("ok", 4, 4, 4)
+    assert [e.version for e in store.read("g1", start=2, end=3)] == [2, 3]
+    assert [e.version for e in store.read("g1", start=4)] == [4]
+    assert store.read("g1", start=5) == []
+
+
+def test_stream_ids_encode_versions(store: EventStore, client: RedisClient) -> None:
+    store.append("g1", 0, events("a", "b"), meta={"seat": 1})
+    entries: Any = client.xrange(store.stream_key("g1"))
+    assert [entry_id for entry_id, _ in entries] == [b"1-0", b"2-0"]
+    assert set(entries[0][1]) == {b"e", b"m"}
+    assert set(entries[1][1]) == {b"e"}
+    assert entries[0][1][b"e"] == b'{"n":0,"type":"a"}'  # compact, sorted keys
+
+
+def test_appending_nothing_is_an_error(store: EventStore) -> None:
+    with pytest.raises(ValueError):
+        store.append("g1", 0, [])
+    assert store.version("g1") == 0
+
+
+@pytest.mark.parametrize("bad", ["", "a{b}", "with space", "x" * 201, "a/b"])
+def test_game_ids_must_be_url_safe(store: EventStore, bad: str) -> None:
+    with pytest.raises(ValueError):
+        store.append(bad, 0, events("a"))
+
+
+def test_stale_version_appends_nothing(store: EventStore) -> None:
+    store.append("g1", 0, events("a", "b"))
+    result = store.append("g1", 1, events("c"))
+    assert result == AppendResult("conflict", 0, 0, 2)
+    assert not result.ok
+    assert store.append("g1", 5, events("c")).status == "conflict"
+    assert store.version("g1") == 2
+    assert [e.event["type"] for e in store.read("g1")] == ["a", "b"]
+
+
+def test_same_idempotency_key_appends_once(store: EventStore, client: RedisClient) -> None:
+    first = store.append("g1", 0, events("a", "b"), idempotency_key="cmd-1")
+    again = store.append("g1", 0, events("a", "b"), idempotency_key="cmd-1")
+    assert first == AppendResult("ok", 1, 2, 2)
+    assert again == AppendResult("duplicate", 1, 2, 2)
+    assert store.version("g1") == 2
+    ttl = client.ttl(store.idempotency_key("g1", "cmd-1"))
+    assert 3590 <= ttl <= 3600
+    # A repeated key wins over a stale version: the client gets its first result back.
+    store.append("g1", 2, events("c"), idempotency_key="cmd-2")
+    late = store.append("g1", 0, events("a", "b"), idempotency_key="cmd-1")
+    assert late == AppendResult("duplicate", 1, 2, 3)
+
+
+def test_a_conflict_does_not_burn_the_idempotency_key(store: EventStore) -> None:
+    store.append("g1", 0, events("a"))
+    assert store.append("g1", 0, events("b"), idempotency_key="k").status == "conflict"
+    assert store.append("g1", 1, events("b"), idempotency_key="k") == AppendResult("ok", 2, 2, 2)
+
+
+def test_idempotency_keys_are_per_game(store: EventStore) -> None:
+    assert store.append("g1", 0, events("a"), idempotency_key="k").ok
+    assert store.append("g2", 0, events("a"), idempotency_key="k").ok
+
+
+def test_follow_returns_at_once_when_events_exist(store: EventStore) -> None:
+    store.append("g1", 0, events("a", "b", "c"))
+    started = time.monotonic()
+    followed = store.follow("g1", 1, timeout_seconds=5)
+    assert [e.version for e in followed] == [2, 3]
+    assert time.monotonic() - started < 1
+
+
+def test_follow_times_out_with_nothing(store: EventStore) -> None:
+    store.append("g1", 0, events("a"))
+    started = time.monotonic()
+    assert store.follow("g1", 1, timeout_seconds=0.2) == []
+    assert store.follow("g2", 0, timeout_seconds=0.05) == []
+    assert time.monotonic() - started >= 0.2
+
+
+def test_follow_wakes_when_another_thread_appends(store: EventStore) -> None:
+    store.append("g1", 0, events("a"))
+    result: list[StoredEvent] = []
+    follower = threading.Thread(target=lambda: result.extend(store.follow("g1", 1, 5)))
+    follower.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    store.append("g1", 1, events("b", "c"))
+    follower.join(5)
+    assert not follower.is_alive()
+    assert time.monotonic() - started < 2
+    assert [e.version for e in result] == [2, 3]
+
+
+def test_only_one_of_many_concurrent_appends_wins(store: EventStore) -> None:
+    store.append("g1", 0, events("start"))
+    threads = 32
+    barrier = threading.Barrier(threads)
+    results: list[AppendResult] = []
+    lock = threading.Lock()
+
+    def attempt(index: int) -> None:
+        barrier.wait()
+        outcome = store.append("g1", 1, events(f"move{index}", "after"), idempotency_key=str(index))
+        with lock:
+            results.append(outcome)
+
+    workers = [threading.Thread(target=attempt, args=(i,)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(10)
+    assert sorted(r.status for r in results) == ["conflict"] * (threads - 1) + ["ok"]
+    assert all(r.current_version == 3 for r in results if r.status == "conflict")
+    stored = store.read("g1")
+    assert [e.version for e in stored] == [1, 2, 3]
+    assert stored[2].event["type"] == "after"
+
+
+def test_concurrent_appenders_build_a_gapless_stream(store: EventStore) -> None:
+    def play(worker: int) -> None:
+        done = 0
+        while done < 10:
+            version = store.version("g1")
+            if store.append("g1", version, events(f"w{worker}")).ok:
+                done += 1
+
+    workers = [threading.Thread(target=play, args=(i,)) for i in range(8)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(20)
+    assert [e.version for e in store.read("g1")] == list(range(1, 81))
+
+
+def test_game_ids_lists_every_game(store: EventStore, client: RedisClient) -> None:
+    names = {f"game-{i}" for i in range(40)}
+    for name in names:
+        store.append(name, 0, events("a"))
+    client.set(f"{store.namespace}:{{not-a-stream}}:stream", b"x")  # wrong type: not listed
+    assert set(store.game_ids()) == names
+    assert set(EventStore(client, namespace=store.namespace + "x").game_ids()) == set()
