@@ -163,8 +163,11 @@ def _play_card(em: Emitter, command: PlayCard) -> None:
             raise IllegalCommand("unknown-card", f"There is no {command.card!r} in this edition.")
         raise IllegalCommand("card-not-in-hand", f"You don't hold a {command.card}.")
     if countess_required(state.edition, hand) and command.card != "countess":
-        raise IllegalCommand("countess-required", "With the King or the Prince (or the Princess, "
-                             "in classic and premium) in hand, you must play the Countess.")
+        raise IllegalCommand(
+            "countess-required",
+            "With the King or the Prince (or the Princess, "
+            "in classic and premium) in hand, you must play the Countess.",
+        )
     play = normalised(command)
     check_choices(state, play)
     em.emit(ev.CardPlayed(play.seat, play.card, play.targets, play.guess, play.look))

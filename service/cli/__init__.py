@@ -11,6 +11,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "service.cli.scenarios",
     "service.cli.bench",
+    "service.cli.audit",
 )
 
 

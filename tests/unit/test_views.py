@@ -146,8 +146,12 @@ def check_redaction(event: ev.Event, audience: int | None) -> None:
 
 def test_priest_knowledge_is_private_and_goes_stale_when_the_card_is_played() -> None:
     """The Priest's player learns the card, with when; it stops being held once played."""
-    deck = ["guard", "priest", "baron", *rest_of_deck("classic", "priest", "king", "guard",
-                                                      "guard", "priest", "baron", "princess")]
+    deck = [
+        "guard",
+        "priest",
+        "baron",
+        *rest_of_deck("classic", "priest", "king", "guard", "guard", "priest", "baron", "princess"),
+    ]
     state = rigged("classic", ["priest", "king", "guard"], deck, "princess")
     state = step(state, PlayCard(0, "priest", (1,)))[1]
     (known,) = view(state, 0).known
@@ -165,8 +169,12 @@ def test_priest_knowledge_is_private_and_goes_stale_when_the_card_is_played() ->
 
 def test_king_swap_moves_a_bystanders_knowledge() -> None:
     """A bystander who saw a hand knows where it went after a public swap."""
-    deck = ["guard", "guard", "king", *rest_of_deck("classic", "priest", "baron", "guard",
-                                                    "guard", "guard", "king", "princess")]
+    deck = [
+        "guard",
+        "guard",
+        "king",
+        *rest_of_deck("classic", "priest", "baron", "guard", "guard", "guard", "king", "princess"),
+    ]
     state = rigged("classic", ["priest", "baron", "guard"], deck, "princess")
     state = step(state, PlayCard(0, "priest", (1,)))[1]  # seat 0 sees seat 1's baron
     state = step(state, PlayCard(1, "guard", (2,), "priest"))[1]  # wrong guess

@@ -1,0 +1,201 @@
+"""Games in the store: load a table at any version (snapshot plus tail), and run a command.
+
+This is the one command path: the API and the bot workers both call `GameRepository.execute`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from events.commands import encode_command
+from events.connection import RedisClient
+from events.index import GameIndex, GameSummary
+from events.index import RebuildReport as IndexReport
+from events.schemas import schema_for
+from events.snapshots import SnapshotStore
+from events.store import EventStore, StoredEvent
+from events.vocabulary import VOCABULARY, Vocabulary
+from game import table as tables
+from game.state import GameState, Knowledge
+from game.table import Table, TableSeat
+
+
+def _state_schema() -> str:
+    """An id of the snapshot layout: it changes whenever the state's shape changes."""
+    shapes = [
+        (cls.__name__, sorted((k, str(v)) for k, v in typing.get_type_hints(cls).items()))
+        for cls in (Table, TableSeat, GameState, Knowledge)
+    ]
+    return "table-" + hashlib.sha256(repr(shapes).encode()).hexdigest()[:16]
+
+
+STATE_SCHEMA = _state_schema()
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A table folded from its stream up to `version` (table None: no such game)."""
+
+    table: Table | None
+    version: int
+
+
+@dataclass
+class RebuildReport:
+    """What `rebuild` changed."""
+
+    snapshots_rewritten: int = 0
+    snapshots_unchanged: int = 0
+    index: IndexReport | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What running a command did: status ok, duplicate or conflict, and the game after it."""
+
+    status: str
+    game: LoadedGame
+    events: list[StoredEvent] = field(default_factory=list)
+
+
+class GameRepository:
+    """Loads and changes games; snapshots and the lobby index are kept up to date after appends."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        snapshots: SnapshotStore,
+        index: GameIndex | None = None,
+        *,
+        vocabulary: Vocabulary = VOCABULARY,
+        snapshot_every: int = 50,
+    ) -> None:
+        self.store = store
+        self.snapshots = snapshots
+        self.index = index
+        self.vocabulary = vocabulary
+        self.snapshot_every = snapshot_every
+        self._state = schema_for(Table)()
+
+    @classmethod
+    def on(cls, client: RedisClient, namespace: str = "ll", **options: Any) -> GameRepository:
+        """A repository with its store, snapshots and index on one Redis."""
+        return cls(
+            EventStore(client, namespace=namespace),
+            SnapshotStore(client, namespace=namespace),
+            GameIndex(client, namespace=namespace),
+            **options,
+        )
+
+    def load(self, game_id: str, version: int | None = None) -> LoadedGame:
+        """The game at its head, or as it was after `version` events (time travel)."""
+        table: Table | None = None
+        start = 1
+        snapshot = self.snapshots.load(game_id)
+        usable = snapshot is not None and snapshot.schema == STATE_SCHEMA
+        if snapshot is not None and usable and (version is None or snapshot.version <= version):
+            table = self._state.load(json.loads(snapshot.payload))
+            start = snapshot.version + 1
+        stored = self.store.read(game_id, start, version)
+        table = self.fold(table, stored)
+        head = stored[-1].version if stored else start - 1
+        return LoadedGame(table, head)
+
+    def fold(self, table: Table | None, stored: list[StoredEvent]) -> Table | None:
+        """Apply stored events to a table."""
+        for item in stored:
+            table = tables.evolve(table, self.vocabulary.decode(item.event))
+        return table
+
+    def execute(
+        self,
+        game_id: str,
+        command: Any,
+        *,
+        expected_version: int,
+        idempotency_key: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+        loaded: LoadedGame | None = None,
+    ) -> Outcome:
+        """Decide `command` on the game at `expected_version` and append its events atomically.
+
+        Raises IllegalCommand when the rules refuse it (nothing is appended then).
+        """
+        game = loaded if loaded is not None else self.load(game_id, expected_version)
+        if game.version != expected_version:
+            return Outcome("conflict", self.load(game_id))
+        events = tables.decide(game.table, command)
+        now = time.time()
+        record = {"command": encode_command(command), "at": now, **(meta or {})}
+        encoded = [self.vocabulary.encode(event) for event in events]
+        result = self.store.append(
+            game_id, expected_version, encoded, idempotency_key=idempotency_key, meta=record
+        )
+        if result.status == "conflict":
+            return Outcome("conflict", self.load(game_id))
+        if result.status == "duplicate":
+            first = self.store.read(game_id, result.first_version, result.last_version)
+            return Outcome("duplicate", self.load(game_id, result.last_version), first)
+        table = game.table
+        for event in events:
+            table = tables.evolve(table, event)
+        after = LoadedGame(table, result.last_version)
+        stored = [
+            StoredEvent(version, data, record if version == result.first_version else None)
+            for version, data in enumerate(encoded, start=result.first_version)
+        ]
+        self._after_append(game_id, game.version, after, now)
+        return Outcome("ok", after, stored)
+
+    def save_snapshot(self, game_id: str, game: LoadedGame) -> None:
+        """Store the game's state as its snapshot."""
+        self.snapshots.save(game_id, game.version, STATE_SCHEMA, self._payload(game.table))
+
+    def _payload(self, table: Table | None) -> str:
+        return json.dumps(self._state.dump(table), separators=(",", ":"))
+
+    def rebuild(self) -> RebuildReport:
+        """Fold every stream from its start; rewrite differing snapshots; rebuild the index."""
+        report = RebuildReport()
+        summaries = []
+        for game_id in self.store.game_ids():
+            stored = self.store.read(game_id)
+            table = self.fold(None, stored)
+            if table is None:
+                continue
+            fresh = (len(stored), STATE_SCHEMA, self._payload(table))
+            snapshot = self.snapshots.load(game_id)
+            if snapshot is None or (snapshot.version, snapshot.schema, snapshot.payload) != fresh:
+                self.snapshots.save(game_id, *fresh)
+                report.snapshots_rewritten += 1
+            else:
+                report.snapshots_unchanged += 1
+            summaries.append((game_id, summary(table, last_recorded_at(stored))))
+        if self.index is not None:
+            report.index = self.index.rebuild(summaries)
+        return report
+
+    def _after_append(self, game_id: str, before: int, after: LoadedGame, now: float) -> None:
+        if after.version // self.snapshot_every > before // self.snapshot_every:
+            self.save_snapshot(game_id, after)
+        if self.index is not None and after.table is not None:
+            self.index.put(game_id, summary(after.table, now))
+
+
+def summary(table: Table, updated_at: float) -> GameSummary:
+    """The lobby's line for a game."""
+    return GameSummary(table.status, table.edition, table.open_seats, len(table.seats), updated_at)
+
+
+def last_recorded_at(stored: list[StoredEvent]) -> float:
+    """When the last command among these events was appended (0 if none)."""
+    for item in reversed(stored):
+        if item.meta is not None:
+            return float(item.meta.get("at", 0.0))
+    return 0.0

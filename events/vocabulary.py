@@ -1,0 +1,67 @@
+"""The event vocabulary on the wire: one marshmallow schema per event type, `type` and `v`.
+
+Schemas are built from the event dataclasses (`events.schemas`). An event stored under an older
+`v` is upcast, one version at a time, before it is loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from marshmallow import ValidationError
+
+from events.schemas import schema_for
+from game.events import EVENT_TYPES
+from game.table import SeatLeft, SeatTaken, TableOpened
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass
+class Vocabulary:
+    """Event types by name, their current versions, schemas and upcasters."""
+
+    types: Mapping[str, type]
+    versions: dict[str, int] = field(default_factory=dict)
+    upcasters: dict[tuple[str, int], Upcaster] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._schemas = {name: schema_for(cls)() for name, cls in self.types.items()}
+
+    def version(self, type_name: str) -> int:
+        """The version events of this type are written with now."""
+        return self.versions.get(type_name, 1)
+
+    def encode(self, event: Any) -> dict[str, Any]:
+        """An event as JSON-ready data: `type`, `v` and its fields."""
+        data: dict[str, Any] = self._schemas[event.type].dump(event)
+        return {"type": event.type, "v": self.version(event.type), **data}
+
+    def decode(self, data: Mapping[str, Any]) -> Any:
+        """An event from stored data of any known version; ValidationError when malformed."""
+        type_name = data.get("type")
+        if type_name not in self.types:
+            raise ValidationError(f"Unknown event type {type_name!r}.", "type")
+        body = self.upcast(dict(data))
+        body.pop("type"), body.pop("v")
+        return self._schemas[str(type_name)].load(body)
+
+    def upcast(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Stored data brought to the current version of its type, one step at a time."""
+        type_name, version = data["type"], data.get("v", 1)
+        if not isinstance(version, int) or not 1 <= version <= self.version(type_name):
+            raise ValidationError(f"Unknown version {version!r} of {type_name}.", "v")
+        while version < self.version(type_name):
+            data = self.upcasters[(type_name, version)](data)
+            version += 1
+            data["v"] = version
+        return data
+
+    def decode_all(self, items: Iterable[Mapping[str, Any]]) -> list[Any]:
+        """Decode many stored events."""
+        return [self.decode(item) for item in items]
+
+
+VOCABULARY = Vocabulary({**EVENT_TYPES, **{c.type: c for c in (TableOpened, SeatTaken, SeatLeft)}})

@@ -1,0 +1,285 @@
+"""The table around a game: seats for humans and bots, the game's settings, and its start.
+
+`decide` and `evolve` here wrap the rules' own: table commands open the table and seat
+players, the game starts by itself once every seat is taken (when the table says so), and each
+next round is dealt as soon as one ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from game.commands import Command, StartGame, StartRound
+from game.decide import step as step_rules
+from game.editions import EDITIONS
+from game.errors import IllegalCommand
+from game.events import Event
+from game.evolve import evolve as evolve_game
+from game.state import GameState, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """One seat: a bot (its policy's name) or a human, with the name and token hash once taken."""
+
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def open(self) -> bool:
+        """Whether nobody sits here yet."""
+        return self.name is None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game's table: its settings, its seats and, once started, the game itself."""
+
+    edition: str
+    seats: tuple[TableSeat, ...]
+    seed: str
+    first_player: int | None = None
+    turn_seconds: int | None = None  # per-move time limit; None: no limit
+    on_timeout: str = "bot"  # "bot": a bot moves for the seat; "forfeit": the seat forfeits
+    autostart: bool = True
+    game: GameState | None = None
+
+    @property
+    def open_seats(self) -> int:
+        """Seats still waiting for a player."""
+        return sum(seat.open for seat in self.seats)
+
+    @property
+    def status(self) -> str:
+        """open, playing or over."""
+        if self.game is None:
+            return "open"
+        return "over" if self.game.phase is Phase.OVER else "playing"
+
+
+# Table commands.
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """Open a table: one entry per seat, a bot policy's name or None for a human seat."""
+
+    edition: str
+    bots: tuple[str | None, ...]
+    seed: str
+    first_player: int | None = None
+    turn_seconds: int | None = None
+    on_timeout: str = "bot"
+    autostart: bool = True
+    host: TakeSeat | None = None  # the creator, seated at once
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat:
+    """Sit at a human seat (None: the first open one) under a name; the token stays secret."""
+
+    seat: int | None
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveSeat:
+    """Leave a seat before the game starts."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BeginGame:
+    """Start the game once every seat is taken (tables that don't start by themselves)."""
+
+
+TableCommand = OpenTable | TakeSeat | LeaveSeat | BeginGame
+
+
+# Table events.
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpened:
+    """A table was opened with these settings."""
+
+    type: ClassVar[str] = "table_opened"
+    edition: str
+    bots: tuple[str | None, ...]
+    seed: str
+    first_player: int | None
+    turn_seconds: int | None
+    on_timeout: str
+    autostart: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """A player sat down; only the hash of their secret token is kept."""
+
+    type: ClassVar[str] = "seat_taken"
+    seat: int
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """A player left before the game started."""
+
+    type: ClassVar[str] = "seat_left"
+    seat: int
+
+
+TableEvent = TableOpened | SeatTaken | SeatLeft
+TIMEOUT_CHOICES = ("bot", "forfeit")
+
+
+def decide(table: Table | None, command: TableCommand | Command) -> list[Any]:
+    """The events of a table command or a rules command, with what follows by itself."""
+    handler = _HANDLERS.get(type(command))
+    if handler is not None:
+        if table is None and not isinstance(command, OpenTable):
+            raise IllegalCommand("no-table", "This game does not exist.")
+        return handler(table, command)
+    if table is None or table.game is None:
+        raise IllegalCommand("game-not-started", "The game has not started: seats are open.")
+    events: list[Any] = []
+    new_events, state = step_rules(table.game, command)  # type: ignore[arg-type]
+    events += new_events
+    if state.phase is Phase.BETWEEN_ROUNDS:
+        events += step_rules(state, StartRound())[0]
+    return events
+
+
+def evolve(table: Table | None, event: Any) -> Table:
+    """The table after an event (table events here; rules events go to the game)."""
+    handler = _EVOLVERS.get(type(event))
+    if handler is not None:
+        return handler(table, event)
+    assert table is not None
+    return replace(table, game=evolve_game(table.game, event))
+
+
+def _open(table: Table | None, command: OpenTable) -> list[Any]:
+    if table is not None:
+        raise IllegalCommand("table-exists", "This game already exists.")
+    edition = EDITIONS.get(command.edition)
+    if edition is None:
+        raise IllegalCommand("unknown-edition", f"There is no edition {command.edition!r}.")
+    if not edition.min_players <= len(command.bots) <= edition.max_players:
+        raise IllegalCommand(
+            "wrong-player-count",
+            f"{edition.id} is played by {edition.min_players} to {edition.max_players} players.",
+        )
+    first = command.first_player
+    if first is not None and not 0 <= first < len(command.bots):
+        raise IllegalCommand("unknown-seat", f"There is no seat {first}.")
+    if command.on_timeout not in TIMEOUT_CHOICES:
+        raise IllegalCommand("bad-setting", "on_timeout is 'bot' or 'forfeit'.")
+    if command.turn_seconds is not None and command.turn_seconds < 1:
+        raise IllegalCommand("bad-setting", "turn_seconds must be at least 1.")
+    opened = TableOpened(
+        command.edition,
+        command.bots,
+        command.seed,
+        first,
+        command.turn_seconds,
+        command.on_timeout,
+        command.autostart,
+    )
+    events: list[Any] = [opened]
+    new_table = evolve(None, opened)
+    if command.host is not None:
+        events += _take(new_table, command.host, autostart=False)
+    for event in events[1:]:
+        new_table = evolve(new_table, event)
+    return events + _start_if_full(new_table)
+
+
+def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
+    if table.game is not None:
+        raise IllegalCommand("game-started", "The game has already started.")
+    humans_open = [i for i, seat in enumerate(table.seats) if seat.open and seat.bot is None]
+    if not humans_open:
+        raise IllegalCommand("no-open-seat", "Every seat is taken.")
+    seat = humans_open[0] if command.seat is None else command.seat
+    if not 0 <= seat < len(table.seats):
+        raise IllegalCommand("unknown-seat", f"There is no seat {seat}.")
+    if seat not in humans_open:
+        raise IllegalCommand("seat-taken", f"Seat {seat} is not open to players.")
+    name = command.name.strip()
+    if not name or name in {s.name for s in table.seats}:
+        raise IllegalCommand("name-taken", f"The name {command.name!r} is empty or taken.")
+    taken = SeatTaken(seat, name, command.token_hash)
+    if not autostart:
+        return [taken]
+    return [taken, *_start_if_full(evolve(table, taken))]
+
+
+def _leave(table: Table, command: LeaveSeat) -> list[Any]:
+    if table.game is not None:
+        raise IllegalCommand("game-started", "The game has already started.")
+    if not 0 <= command.seat < len(table.seats) or table.seats[command.seat].open:
+        raise IllegalCommand("seat-not-taken", f"Nobody sits at seat {command.seat}.")
+    return [SeatLeft(command.seat)]
+
+
+def _begin(table: Table, _: BeginGame) -> list[Any]:
+    if table.game is not None:
+        raise IllegalCommand("game-started", "The game has already started.")
+    if table.open_seats:
+        raise IllegalCommand("seats-open", f"{table.open_seats} seat(s) are still open.")
+    return _start(table)
+
+
+def _start_if_full(table: Table) -> list[Any]:
+    return _start(table) if table.autostart and table.open_seats == 0 else []
+
+
+def _start(table: Table) -> list[Any]:
+    names = tuple(seat.name or "" for seat in table.seats)
+    start = StartGame(table.edition, names, table.seed, table.first_player)
+    return list(step_rules(None, start)[0])
+
+
+def _opened(_: None, e: TableOpened) -> Table:
+    seats = tuple(
+        TableSeat(bot, f"{bot}-bot-{seat + 1}" if bot else None) for seat, bot in enumerate(e.bots)
+    )
+    return Table(
+        e.edition, seats, e.seed, e.first_player, e.turn_seconds, e.on_timeout, e.autostart
+    )
+
+
+def _seat_taken(table: Table, e: SeatTaken) -> Table:
+    seats = list(table.seats)
+    seats[e.seat] = TableSeat(None, e.name, e.token_hash)
+    return replace(table, seats=tuple(seats))
+
+
+def _seat_left(table: Table, e: SeatLeft) -> Table:
+    seats = list(table.seats)
+    seats[e.seat] = TableSeat()
+    return replace(table, seats=tuple(seats))
+
+
+_HANDLERS: dict[type, Callable[[Any, Any], list[Any]]] = {
+    OpenTable: _open,
+    TakeSeat: _take,
+    LeaveSeat: _leave,
+    BeginGame: _begin,
+}
+
+_EVOLVERS: dict[type, Callable[[Any, Any], Table]] = {
+    TableOpened: _opened,
+    SeatTaken: _seat_taken,
+    SeatLeft: _seat_left,
+}
+
+AnyEvent = Event | TableEvent

@@ -1,0 +1,166 @@
+"""The event vocabulary: every type round-trips, old versions are upcast, fields are pinned."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pytest
+from marshmallow import ValidationError
+
+from events.commands import COMMAND_TYPES, decode_command, encode_command
+from events.vocabulary import VOCABULARY, Vocabulary
+from game import events as ev
+from game.selfplay import play_game, random_chooser
+from game.table import OpenTable, SeatLeft, TakeSeat, decide
+from tests.unit.games import GAME_SIZES
+
+# The wire contract: (version, fields) of every event type. Changing an event's fields means
+# a new version and an upcaster for the old one; this table makes forgetting that fail.
+WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
+    "assassin_revealed": (1, ("seat", "guard_player")),
+    "card_drawn": (1, ("seat", "card", "from_set_aside")),
+    "card_played": (1, ("seat", "card", "targets", "guess", "look")),
+    "chancellor_drew": (1, ("seat", "cards")),
+    "chancellor_returned": (1, ("seat", "kept", "bottom")),
+    "game_ended": (1, ("winners",)),
+    "game_started": (1, ("edition", "players", "seed")),
+    "guess_checked": (1, ("seat", "target", "guess", "correct")),
+    "hand_discarded": (1, ("seat", "card")),
+    "hand_seen": (1, ("viewer", "seat", "card")),
+    "hands_compared": (1, ("seat", "target", "card", "target_card", "loser")),
+    "hands_swapped": (1, ("seat", "other", "seat_card", "other_card")),
+    "jester_marked": (1, ("seat", "target")),
+    "player_eliminated": (1, ("seat", "hand", "cause")),
+    "protection_gained": (1, ("seat",)),
+    "redraw_answered": (1, ("seat", "redraw")),
+    "redraw_offered": (1, ("seat",)),
+    "round_ended": (
+        1,
+        ("round", "winners", "reason", "showdown", "set_aside", "deck", "dealt", "salt"),
+    ),
+    "round_started": (
+        1,
+        ("round", "first", "set_aside", "face_up", "hands", "deck", "salt", "commitment"),
+    ),
+    "seat_left": (1, ("seat",)),
+    "seat_taken": (1, ("seat", "name", "token_hash")),
+    "sycophant_marked": (1, ("seat", "target")),
+    "table_opened": (
+        1,
+        ("edition", "bots", "seed", "first_player", "turn_seconds", "on_timeout", "autostart"),
+    ),
+    "token_gained": (1, ("seat", "reason")),
+    "turn_started": (1, ("seat", "card")),
+}
+
+
+def sample_events() -> dict[str, Any]:
+    """At least one real event of every type, from random games of every edition and size."""
+    found: dict[str, Any] = {}
+    for event in decide(None, OpenTable("classic", (None, None), "s", host=TakeSeat(0, "a", "h"))):
+        found.setdefault(event.type, event)
+    found.setdefault("seat_left", SeatLeft(1))
+    for seed in range(40):
+        for edition, players in GAME_SIZES:
+            for event in play_game(edition, players, f"v{seed}", random_chooser(seed)).events:
+                found.setdefault(event.type, event)
+        if len(found) == len(VOCABULARY.types):
+            break
+    return found
+
+
+SAMPLES = sample_events()
+
+
+def test_the_wire_table_covers_every_event_type() -> None:
+    """Every event type is pinned here, and pinned to its real fields and version."""
+    assert set(WIRE) == set(VOCABULARY.types)
+    for name, cls in VOCABULARY.types.items():
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        assert WIRE[name] == (VOCABULARY.version(name), names)
+
+
+@pytest.mark.parametrize("name", sorted(VOCABULARY.types))
+def test_every_event_type_round_trips_through_json(name: str) -> None:
+    """encode -> JSON text -> decode gives an equal event, with `type` and `v` on the wire."""
+    event = SAMPLES[name]
+    wire = json.loads(json.dumps(VOCABULARY.encode(event)))
+    assert wire["type"] == name and wire["v"] == VOCABULARY.version(name)
+    assert VOCABULARY.decode(wire) == event
+
+
+def test_malformed_events_are_refused() -> None:
+    """Unknown types, unknown versions, wrong field types and unknown fields don't load."""
+    good = VOCABULARY.encode(SAMPLES["card_played"])
+    for bad in (
+        {**good, "type": "card_burnt"},
+        {**good, "v": 9},
+        {**good, "seat": "zero"},
+        {**good, "extra": 1},
+        {k: v for k, v in good.items() if k != "card"},
+    ):
+        with pytest.raises(ValidationError):
+            VOCABULARY.decode(bad)
+
+
+@dataclass(frozen=True, slots=True)
+class GuessCheckedV2:
+    """A later shape of guess_checked, used only here: `correct` renamed `right`."""
+
+    type: ClassVar[str] = "guess_checked"
+    seat: int
+    target: int
+    guess: str | int
+    right: bool
+
+
+def test_a_stored_v1_event_is_read_as_v2_after_a_change() -> None:
+    """An upcaster turns the stored v1 data into v2 before it is loaded."""
+
+    def v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+        data = dict(data)
+        data["right"] = data.pop("correct")
+        return data
+
+    later = Vocabulary(
+        {**VOCABULARY.types, "guess_checked": GuessCheckedV2},
+        versions={"guess_checked": 2},
+        upcasters={("guess_checked", 1): v1_to_v2},
+    )
+    stored_v1 = json.loads(json.dumps(VOCABULARY.encode(ev.GuessChecked(0, 1, "priest", True))))
+    assert stored_v1["v"] == 1
+    assert later.decode(stored_v1) == GuessCheckedV2(0, 1, "priest", True)
+    assert later.encode(GuessCheckedV2(0, 1, 3, False))["v"] == 2
+
+
+@pytest.mark.parametrize("name", sorted(COMMAND_TYPES))
+def test_recorded_commands_round_trip(name: str) -> None:
+    """Every command type recorded in meta decodes back to an equal command."""
+    from game.commands import AnswerRedraw, Deal, FinishChancellor, PlayCard, StartGame, StartRound
+    from game.table import BeginGame, LeaveSeat
+
+    examples = {
+        "open_table": OpenTable(
+            "premium",
+            (None, "heuristic", None, None, None),
+            "s",
+            2,
+            60,
+            "forfeit",
+            False,
+            TakeSeat(0, "ann", "h"),
+        ),
+        "take_seat": TakeSeat(None, "bob", "h2"),
+        "leave_seat": LeaveSeat(1),
+        "begin_game": BeginGame(),
+        "start_game": StartGame("classic", ("a", "b"), "s", 1),
+        "start_round": StartRound(Deal("guard", ("a", "b", "c"), ("d", "e"), ("f",))),
+        "play_card": PlayCard(1, "guard", (0,), 3),
+        "finish_chancellor": FinishChancellor(0, "king", ("guard", "spy")),
+        "answer_redraw": AnswerRedraw(2, False),
+    }
+    command = examples[name]
+    assert decode_command(json.loads(json.dumps(encode_command(command)))) == command
