@@ -11,7 +11,7 @@ from game.editions import Edition
 from game.errors import IllegalCommand
 from game.state import GameState
 
-CHOOSES_SELF = frozenset({Choice.ANY, Choice.TWO_AND_LOOK})
+CHOOSES_SELF = (Choice.ANY, Choice.TWO_AND_LOOK)
 NUMBERS = tuple(n for n in range(10) if n != 1)
 
 
@@ -20,13 +20,14 @@ def countess_required(edition: Edition, hand: tuple[str, ...]) -> bool:
     return "countess" in hand and any(card in edition.countess_forced_by for card in hand)
 
 
-def choosable_others(state: GameState, seat: int) -> list[int]:
+def choosable_others(state: GameState, seat: int) -> tuple[int, ...]:
     """Other seats a card may choose: still in the round and not protected."""
-    return [
+    eliminated, protected = state.eliminated, state.protected
+    return tuple(
         other
-        for other in range(len(state.players))
-        if other != seat and not state.eliminated[other] and not state.protected[other]
-    ]
+        for other in range(len(eliminated))
+        if other != seat and not eliminated[other] and not protected[other]
+    )
 
 
 @cache
@@ -39,14 +40,14 @@ def guesses(edition: Edition, card: str) -> tuple[str | int, ...]:
 
 def target_options(state: GameState, seat: int, card: str) -> tuple[tuple[int, ...], ...]:
     """Every legal choice of players for `card`, sorted; ((),) when it takes no choice."""
-    others = tuple(choosable_others(state, seat))
-    return _options(card, seat, others, state.sycophant)
+    return options(card, seat, choosable_others(state, seat), state.sycophant)
 
 
 @cache
-def _options(
+def options(
     card: str, seat: int, others: tuple[int, ...], mark: int | None
 ) -> tuple[tuple[int, ...], ...]:
+    """Legal choices of players for `card` given the choosable others and a Sycophant's mark."""
     kind = CHOICES[card]
     if kind is Choice.NONE or (not others and kind is not Choice.ANY):
         return ((),)
@@ -115,17 +116,20 @@ def _check_target(state: GameState, seat: int, target: int, self_allowed: bool) 
         )
 
 
+_TARGET_COUNTS = {
+    Choice.OTHER: (1, 1),
+    Choice.ANY: (1, 1),
+    Choice.ONE_OR_TWO_OTHERS: (1, 2),
+    Choice.TWO_AND_LOOK: (2, 2),
+}
+
+
 def _check_count(kind: Choice, count: int) -> None:
-    wanted = {
-        Choice.OTHER: (1, 1),
-        Choice.ANY: (1, 1),
-        Choice.ONE_OR_TWO_OTHERS: (1, 2),
-        Choice.TWO_AND_LOOK: (2, 2),
-    }[kind]
+    low, high = _TARGET_COUNTS[kind]
     if count == 0:
         raise IllegalCommand("target-required", "This card must choose a player.")
-    if not wanted[0] <= count <= wanted[1]:
-        expected = "one or two players" if wanted == (1, 2) else f"exactly {wanted[0]} player(s)"
+    if not low <= count <= high:
+        expected = "one or two players" if high == 2 and low == 1 else f"exactly {low} player(s)"
         raise IllegalCommand("wrong-target-count", f"This card chooses {expected}.")
 
 

@@ -6,7 +6,7 @@ from functools import cache
 from itertools import permutations
 
 from game.cards import CHOICES, GUESSING_CARDS, Choice
-from game.choices import countess_required, guesses, target_options
+from game.choices import choosable_others, countess_required, guesses, options
 from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
 from game.editions import Edition
 from game.state import Decision, GameState, Phase
@@ -22,27 +22,25 @@ def legal_commands(state: GameState | None) -> list[Command]:
     hand = state.hands[seat]
     if state.decision is Decision.CHANCELLOR:
         return _chancellor_choices(seat, hand)
-    cards = ("countess",) if countess_required(state.edition, hand) else tuple(dict.fromkeys(hand))
-    return [play for card in cards for play in _plays(state, seat, card)]
-
-
-def _plays(state: GameState, seat: int, card: str) -> list[Command]:
-    plays: list[Command] = []
-    for targets in target_options(state, seat, card):
-        plays.extend(_plays_on(state.edition, seat, card, targets))
-    return plays
+    cards = ("countess",) if countess_required(state.edition, hand) else dict.fromkeys(hand)
+    others, mark = choosable_others(state, seat), state.sycophant
+    return [play for card in cards for play in _plays(state.edition, seat, card, others, mark)]
 
 
 @cache
-def _plays_on(
-    edition: Edition, seat: int, card: str, targets: tuple[int, ...]
+def _plays(
+    edition: Edition, seat: int, card: str, others: tuple[int, ...], mark: int | None
 ) -> tuple[PlayCard, ...]:
-    """Every way to play `card` on these players (commands are values, so they are shared)."""
-    if not targets:
-        return (PlayCard(seat, card),)
-    named = guesses(edition, card) if card in GUESSING_CARDS else (None,)
-    looks = targets if CHOICES[card] is Choice.TWO_AND_LOOK else (None,)
-    return tuple(PlayCard(seat, card, targets, guess, look) for guess in named for look in looks)
+    """Every way to play `card` (commands are values, so the lists are shared)."""
+    plays: list[PlayCard] = []
+    for targets in options(card, seat, others, mark):
+        if not targets:
+            plays.append(PlayCard(seat, card))
+            continue
+        named = guesses(edition, card) if card in GUESSING_CARDS else (None,)
+        looks = targets if CHOICES[card] is Choice.TWO_AND_LOOK else (None,)
+        plays.extend(PlayCard(seat, card, targets, g, look) for g in named for look in looks)
+    return tuple(plays)
 
 
 def _chancellor_choices(seat: int, hand: tuple[str, ...]) -> list[Command]:
