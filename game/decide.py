@@ -24,6 +24,7 @@ from game.effects import EFFECTS
 from game.errors import IllegalCommand
 from game.fairness import commitment, dealt_order
 from game.flow import Emitter, begin_turn, discard_and_draw, finish_turn
+from game.legal import legal_plays
 from game.state import Decision, GameState, Phase
 
 
@@ -169,7 +170,9 @@ def _play_card(em: Emitter, command: PlayCard) -> None:
             "in classic and premium) in hand, you must play the Countess.",
         )
     play = normalised(command)
-    check_choices(state, play)
+    if play not in legal_plays(state, play.seat, play.card):
+        check_choices(state, play)  # raises with the precise reason
+        raise IllegalCommand("illegal-choice", "These choices are not legal for this card now.")
     em.emit(ev.CardPlayed(play.seat, play.card, play.targets, play.guess, play.look))
     if play.targets or CHOICES[play.card] is Choice.NONE:
         EFFECTS[play.card](em, play)

@@ -27,6 +27,18 @@ def legal_commands(state: GameState | None) -> list[Command]:
     return [play for card in cards for play in _plays(state.edition, seat, card, others, mark)]
 
 
+def legal_plays(state: GameState, seat: int, card: str) -> frozenset[PlayCard]:
+    """Every legal way for `seat` to play `card` now (choices of several players sorted)."""
+    return _play_set(state.edition, seat, card, choosable_others(state, seat), state.sycophant)
+
+
+@cache
+def _play_set(
+    edition: Edition, seat: int, card: str, others: tuple[int, ...], mark: int | None
+) -> frozenset[PlayCard]:
+    return frozenset(_plays(edition, seat, card, others, mark))
+
+
 @cache
 def _plays(
     edition: Edition, seat: int, card: str, others: tuple[int, ...], mark: int | None

@@ -73,10 +73,10 @@ class GameState:
 
     def evolved(self, **changes: Any) -> GameState:
         """A copy with some fields changed (a fast `dataclasses.replace`)."""
-        new = object.__new__(GameState)
-        attributes = new.__dict__
-        attributes.update(self.__dict__)
+        attributes = self.__dict__.copy()
         attributes.update(changes)
+        new = object.__new__(GameState)
+        object.__setattr__(new, "__dict__", attributes)
         return new
 
     @property
