@@ -8,8 +8,15 @@ from typing import Any
 from marshmallow import ValidationError
 
 from events.schemas import schema_for
-from game.commands import AnswerRedraw, FinishChancellor, PlayCard, StartGame, StartRound
-from game.table import BeginGame, LeaveSeat, OpenTable, TakeSeat
+from game.commands import (
+    AnswerRedraw,
+    FinishChancellor,
+    Forfeit,
+    PlayCard,
+    StartGame,
+    StartRound,
+)
+from game.table import BeginGame, LeaveSeat, OpenTable, PlayAgain, TakeSeat, TimeOut
 
 COMMAND_TYPES: dict[str, type] = {
     "open_table": OpenTable,
@@ -21,6 +28,9 @@ COMMAND_TYPES: dict[str, type] = {
     "play_card": PlayCard,
     "finish_chancellor": FinishChancellor,
     "answer_redraw": AnswerRedraw,
+    "forfeit": Forfeit,
+    "time_out": TimeOut,
+    "play_again": PlayAgain,
 }
 _NAMES = {cls: name for name, cls in COMMAND_TYPES.items()}
 _SCHEMAS = {cls: schema_for(cls)() for cls in COMMAND_TYPES.values()}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 import types
 import typing
 from typing import Any
@@ -36,6 +35,37 @@ class EditionField(mf.Field):
         return EDITIONS[value]
 
 
+class OneOf(mf.Field):
+    """One of several dataclasses, tagged on the wire by `kind` (the class name)."""
+
+    def __init__(self, classes: tuple[type, ...], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.classes = {cls.__name__: cls for cls in classes}
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        if value is None:
+            return None
+        return {"kind": type(value).__name__, **schema_for(type(value))().dump(value)}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict) or value.get("kind") not in self.classes:
+            raise ValidationError(
+                f"Expected an object whose kind is one of {sorted(self.classes)}."
+            )
+        body = {key: item for key, item in value.items() if key != "kind"}
+        return schema_for(self.classes[value["kind"]])().load(body)
+
+
+class SetOf(mf.List):
+    """A JSON array (sorted) loaded as a frozenset."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return super()._serialize(sorted(value), attr, obj, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        return frozenset(super()._deserialize(value, attr, data, **kwargs))
+
+
 class TupleOf(mf.List):
     """A JSON array loaded as a tuple (events are immutable values)."""
 
@@ -49,10 +79,17 @@ def field_for(hint: Any) -> mf.Field:
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         rest = [option for option in options if option is not type(None)]
         allow_none = len(rest) < len(options)
-        inner = CardOrNumber() if set(rest) == {str, int} else field_for(rest[0])
+        if set(rest) == {str, int}:
+            inner: mf.Field = CardOrNumber()
+        elif len(rest) > 1:
+            inner = OneOf(tuple(rest))
+        else:
+            inner = field_for(rest[0])
         inner.allow_none = allow_none
         inner.required = not allow_none
         return inner
+    if typing.get_origin(hint) is frozenset:
+        return SetOf(field_for(options[0]), required=True)
     if typing.get_origin(hint) is tuple:
         if len(options) == 2 and options[1] is Ellipsis:
             return TupleOf(field_for(options[0]), required=True)
@@ -75,9 +112,17 @@ def field_for(hint: Any) -> mf.Field:
     return chosen
 
 
-@functools.cache
+_SCHEMAS: dict[type, type[Schema]] = {}
+
+
 def schema_for(cls: type) -> type[Schema]:
-    """A schema that loads `cls`'s init fields into a `cls` and dumps them back."""
+    """A schema that loads `cls`'s init fields into a `cls` and dumps them back (built once)."""
+    if cls not in _SCHEMAS:
+        _SCHEMAS[cls] = _build_schema(cls)
+    return _SCHEMAS[cls]
+
+
+def _build_schema(cls: type) -> type[Schema]:
     hints = typing.get_type_hints(cls)
     declared: dict[str, Any] = {
         f.name: field_for(hints[f.name]) for f in dataclasses.fields(cls) if f.init

@@ -14,7 +14,7 @@ from marshmallow import ValidationError
 
 from events.schemas import schema_for
 from game.events import EVENT_TYPES
-from game.table import SeatLeft, SeatTaken, TableOpened
+from game.table import SeatLeft, SeatTaken, TableOpened, TurnTimedOut
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -64,4 +64,5 @@ class Vocabulary:
         return [self.decode(item) for item in items]
 
 
-VOCABULARY = Vocabulary({**EVENT_TYPES, **{c.type: c for c in (TableOpened, SeatTaken, SeatLeft)}})
+TABLE_EVENTS = (TableOpened, SeatTaken, SeatLeft, TurnTimedOut)
+VOCABULARY = Vocabulary({**EVENT_TYPES, **{cls.type: cls for cls in TABLE_EVENTS}})

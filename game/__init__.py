@@ -1,6 +1,14 @@
 """Love Letter's rules as pure functions: editions, decide, evolve, legal commands, views, bots."""
 
-from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard, StartGame, StartRound
+from game.commands import (
+    AnswerRedraw,
+    Command,
+    FinishChancellor,
+    Forfeit,
+    PlayCard,
+    StartGame,
+    StartRound,
+)
 from game.decide import decide, step
 from game.editions import EDITIONS, Edition
 from game.errors import IllegalCommand
@@ -18,6 +26,7 @@ __all__ = [
     "Edition",
     "Event",
     "FinishChancellor",
+    "Forfeit",
     "GameState",
     "IllegalCommand",
     "Phase",

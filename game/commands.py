@@ -61,4 +61,11 @@ class AnswerRedraw:
     redraw: bool
 
 
-Command = StartGame | StartRound | PlayCard | FinishChancellor | AnswerRedraw
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A seat gives the game up: out of this round and every later one, and it can't win."""
+
+    seat: int
+
+
+Command = StartGame | StartRound | PlayCard | FinishChancellor | AnswerRedraw | Forfeit

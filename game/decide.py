@@ -15,6 +15,7 @@ from game.commands import (
     Command,
     Deal,
     FinishChancellor,
+    Forfeit,
     PlayCard,
     StartGame,
     StartRound,
@@ -23,7 +24,14 @@ from game.editions import EDITIONS, Edition
 from game.effects import EFFECTS
 from game.errors import IllegalCommand
 from game.fairness import commitment, dealt_order
-from game.flow import Emitter, begin_turn, discard_and_draw, finish_turn
+from game.flow import (
+    Emitter,
+    begin_turn,
+    discard_and_draw,
+    finish_turn,
+    forfeit,
+    sit_out_forfeited,
+)
 from game.legal import legal_plays
 from game.state import Decision, GameState, Phase
 
@@ -105,6 +113,7 @@ def _deal(em: Emitter, first: int, deal: Deal | None) -> None:
             commitment(salt, order),
         )
     )
+    sit_out_forfeited(em)
     begin_turn(em, first)
 
 
@@ -200,10 +209,24 @@ def _answer_redraw(em: Emitter, command: AnswerRedraw) -> None:
     finish_turn(em)
 
 
+def _forfeit(em: Emitter, command: Forfeit) -> None:
+    state = em.state
+    if state is None:
+        raise IllegalCommand("game-not-started", "This game has not started.")
+    if state.phase is Phase.OVER:
+        raise IllegalCommand("game-over", "This game is over.")
+    if isinstance(command.seat, bool) or not 0 <= command.seat < len(state.players):
+        raise IllegalCommand("unknown-seat", f"There is no seat {command.seat!r}.")
+    if command.seat in state.forfeited:
+        raise IllegalCommand("already-forfeited", "This seat has already given the game up.")
+    forfeit(em, command.seat)
+
+
 _HANDLERS: dict[type, Callable[[Emitter, Any], None]] = {
     StartGame: _start_game,
     StartRound: _start_round,
     PlayCard: _play_card,
     FinishChancellor: _finish_chancellor,
     AnswerRedraw: _answer_redraw,
+    Forfeit: _forfeit,
 }

@@ -225,6 +225,14 @@ class RoundEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatForfeited:
+    """A seat gave the game up; it is out of every round from now on."""
+
+    type: ClassVar[str] = "seat_forfeited"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     """The game is over; every seat at or above the token target won."""
 
@@ -254,6 +262,7 @@ Event = (
     | PlayerEliminated
     | TokenGained
     | RoundEnded
+    | SeatForfeited
     | GameEnded
 )
 

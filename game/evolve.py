@@ -238,6 +238,8 @@ def _redraw_answered(s: GameState, _: ev.RedrawAnswered) -> GameState:
 
 def _player_eliminated(s: GameState, e: ev.PlayerEliminated) -> GameState:
     seat = e.seat
+    if s.deciding_seat == seat:  # out while a Bishop waited for their answer
+        s = s.evolved(decision=Decision.PLAY, deciding_seat=None)
     return s.evolved(
         hands=_put(s.hands, seat, ()),
         discards=_put(s.discards, seat, s.discards[seat] + e.hand),
@@ -262,6 +264,10 @@ def _round_ended(s: GameState, e: ev.RoundEnded) -> GameState:
         end_reason=e.reason,
         showdown=e.showdown,
     )
+
+
+def _seat_forfeited(s: GameState, e: ev.SeatForfeited) -> GameState:
+    return s.evolved(forfeited=s.forfeited | {e.seat})
 
 
 def _game_ended(s: GameState, e: ev.GameEnded) -> GameState:
@@ -290,5 +296,6 @@ _HANDLERS: dict[type, Callable[[Any, Any], GameState]] = {
     ev.PlayerEliminated: _player_eliminated,
     ev.TokenGained: _token_gained,
     ev.RoundEnded: _round_ended,
+    ev.SeatForfeited: _seat_forfeited,
     ev.GameEnded: _game_ended,
 }

@@ -28,6 +28,10 @@ class Emitter:
         return self.state.phase is Phase.ROUND
 
 
+# Round ends that stop a round unfinished: nobody wins it and no Spy or Jester token is paid.
+UNFINISHED = ("token-target", "forfeit")
+
+
 def begin_turn(em: Emitter, seat: int) -> None:
     """Start a seat's turn: their protection ends and they draw (the deck is never empty here)."""
     em.emit(ev.TurnStarted(seat, em.state.deck[0]))
@@ -55,16 +59,16 @@ def discard_and_draw(em: Emitter, seat: int) -> None:
 def eliminate(em: Emitter, seat: int, cause: str) -> None:
     """Put a seat out of the round; a Constable already in their discard pile scores at once."""
     state = em.state
-    had_constable = "constable" in state.discards[seat]
+    had_constable = "constable" in state.discards[seat] and cause != "forfeit"
     em.emit(ev.PlayerEliminated(seat, state.hands[seat], cause))
-    if had_constable:
+    if had_constable and seat not in state.forfeited:
         gain_token_now(em, seat, "constable")
 
 
 def gain_token_now(em: Emitter, seat: int, reason: str) -> None:
     """A token gained mid-round (Bishop, Constable); reaching the target ends the game at once."""
     em.emit(ev.TokenGained(seat, reason))
-    if em.state.tokens[seat] >= em.state.target:
+    if em.state.tokens[seat] >= em.state.target and seat not in em.state.forfeited:
         _end_round(em, (), "token-target")
 
 
@@ -102,7 +106,7 @@ def _end_round(em: Emitter, winners: tuple[int, ...], reason: str) -> None:
             state.salt,
         )
     )
-    if reason != "token-target":
+    if reason not in UNFINISHED:
         for seat in winners:
             em.emit(ev.TokenGained(seat, "round"))
         spies = [seat for seat in remaining if "spy" in state.discards[seat]]
@@ -111,7 +115,32 @@ def _end_round(em: Emitter, winners: tuple[int, ...], reason: str) -> None:
         for jester, chosen in state.jesters:
             if chosen in winners:
                 em.emit(ev.TokenGained(jester, "jester"))
-    target = em.state.target
-    game_winners = tuple(seat for seat, tokens in enumerate(em.state.tokens) if tokens >= target)
+    state = em.state
+    game_winners = tuple(s for s in state.contenders() if state.tokens[s] >= state.target)
     if game_winners:
         em.emit(ev.GameEnded(game_winners))
+
+
+def forfeit(em: Emitter, seat: int) -> None:
+    """A seat gives up: out of the round now; the last seat that hasn't given up wins the game."""
+    state = em.state
+    em.emit(ev.SeatForfeited(seat))
+    if state.phase is Phase.ROUND and not state.eliminated[seat]:
+        was_acting = seat in (state.turn_seat, state.deciding_seat)
+        eliminate(em, seat, "forfeit")
+        if was_acting:
+            finish_turn(em)
+        elif len(em.state.seats_in_round()) == 1:
+            _end_round(em, tuple(em.state.seats_in_round()), "last-standing")
+    remaining = em.state.contenders()
+    if len(remaining) == 1 and em.state.phase is not Phase.OVER:
+        if em.state.phase is Phase.ROUND:
+            _end_round(em, (), "forfeit")
+        if em.state.phase is not Phase.OVER:
+            em.emit(ev.GameEnded(tuple(remaining)))
+
+
+def sit_out_forfeited(em: Emitter) -> None:
+    """At a round's start, seats that gave the game up lay their card down at once."""
+    for seat in sorted(em.state.forfeited):
+        eliminate(em, seat, "forfeit")

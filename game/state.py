@@ -70,6 +70,7 @@ class GameState:
     end_reason: str | None = None  # how the last round ended
     showdown: tuple[tuple[int, str], ...] = ()
     game_winners: tuple[int, ...] = ()
+    forfeited: frozenset[int] = frozenset()
 
     def evolved(self, **changes: Any) -> GameState:
         """A copy with some fields changed (a fast `dataclasses.replace`)."""
@@ -85,6 +86,10 @@ class GameState:
         if self.phase is not Phase.ROUND:
             return None
         return self.turn_seat if self.deciding_seat is None else self.deciding_seat
+
+    def contenders(self) -> list[int]:
+        """Seats that can still win the game (all but those that forfeited)."""
+        return [seat for seat in range(len(self.players)) if seat not in self.forfeited]
 
     @property
     def target(self) -> int:

@@ -11,11 +11,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from game.commands import Command, StartGame, StartRound
+from game.commands import (
+    AnswerRedraw,
+    Command,
+    FinishChancellor,
+    Forfeit,
+    PlayCard,
+    StartGame,
+    StartRound,
+)
 from game.decide import step as step_rules
 from game.editions import EDITIONS
 from game.errors import IllegalCommand
-from game.events import Event
+from game.events import Event, GameStarted
 from game.evolve import evolve as evolve_game
 from game.state import GameState, Phase
 
@@ -46,6 +54,7 @@ class Table:
     on_timeout: str = "bot"  # "bot": a bot moves for the seat; "forfeit": the seat forfeits
     autostart: bool = True
     game: GameState | None = None
+    results: tuple[tuple[int, ...], ...] = ()  # the winners of each earlier game at this table
 
     @property
     def open_seats(self) -> int:
@@ -98,7 +107,20 @@ class BeginGame:
     """Start the game once every seat is taken (tables that don't start by themselves)."""
 
 
-TableCommand = OpenTable | TakeSeat | LeaveSeat | BeginGame
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """A seat's time to act ran out: `move` is the one made for it, None when it forfeits."""
+
+    seat: int
+    move: PlayCard | FinishChancellor | AnswerRedraw | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAgain:
+    """Start a new game at this table, same seats, once the last one is over."""
+
+
+TableCommand = OpenTable | TakeSeat | LeaveSeat | BeginGame | TimeOut | PlayAgain
 
 
 # Table events.
@@ -136,7 +158,15 @@ class SeatLeft:
     seat: int
 
 
-TableEvent = TableOpened | SeatTaken | SeatLeft
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """The seat that had to act ran out of time; what follows was done for it."""
+
+    type: ClassVar[str] = "turn_timed_out"
+    seat: int
+
+
+TableEvent = TableOpened | SeatTaken | SeatLeft | TurnTimedOut
 TIMEOUT_CHOICES = ("bot", "forfeit")
 
 
@@ -147,10 +177,15 @@ def decide(table: Table | None, command: TableCommand | Command) -> list[Any]:
         if table is None and not isinstance(command, OpenTable):
             raise IllegalCommand("no-table", "This game does not exist.")
         return handler(table, command)
+    return _play(table, command)  # type: ignore[arg-type]
+
+
+def _play(table: Table | None, command: Command) -> list[Any]:
+    """A rules command, followed by the next round's deal when a round ended."""
     if table is None or table.game is None:
         raise IllegalCommand("game-not-started", "The game has not started: seats are open.")
     events: list[Any] = []
-    new_events, state = step_rules(table.game, command)  # type: ignore[arg-type]
+    new_events, state = step_rules(table.game, command)
     events += new_events
     if state.phase is Phase.BETWEEN_ROUNDS:
         events += step_rules(state, StartRound())[0]
@@ -163,6 +198,8 @@ def evolve(table: Table | None, event: Any) -> Table:
     if handler is not None:
         return handler(table, event)
     assert table is not None
+    if isinstance(event, GameStarted) and table.game is not None:
+        table = replace(table, results=(*table.results, table.game.game_winners), game=None)
     return replace(table, game=evolve_game(table.game, event))
 
 
@@ -238,14 +275,35 @@ def _begin(table: Table, _: BeginGame) -> list[Any]:
     return _start(table)
 
 
+def _time_out(table: Table, command: TimeOut) -> list[Any]:
+    game = table.game
+    if game is None or game.phase is not Phase.ROUND or game.current != command.seat:
+        raise IllegalCommand("not-your-turn", "That seat has nothing to do now.")
+    if table.on_timeout == "forfeit":
+        if command.move is not None:
+            raise IllegalCommand("unexpected-move", "At this table a late seat forfeits.")
+        return [TurnTimedOut(command.seat), *_play(table, Forfeit(command.seat))]
+    if command.move is None or command.move.seat != command.seat:
+        raise IllegalCommand("move-required", "At this table a bot moves for a late seat.")
+    return [TurnTimedOut(command.seat), *_play(table, command.move)]
+
+
+def _play_again(table: Table, _: PlayAgain) -> list[Any]:
+    if table.game is None or table.game.phase is not Phase.OVER:
+        raise IllegalCommand("game-not-over", "The game at this table is still being played.")
+    return _start(table)
+
+
 def _start_if_full(table: Table) -> list[Any]:
     return _start(table) if table.autostart and table.open_seats == 0 else []
 
 
 def _start(table: Table) -> list[Any]:
     names = tuple(seat.name or "" for seat in table.seats)
-    start = StartGame(table.edition, names, table.seed, table.first_player)
-    return list(step_rules(None, start)[0])
+    number = len(table.results) + (2 if table.game is not None else 1)  # this game's number
+    seed = table.seed if number == 1 else f"{table.seed}#{number}"
+    first = table.first_player if number == 1 else None
+    return list(step_rules(None, StartGame(table.edition, names, seed, first))[0])
 
 
 def _opened(_: None, e: TableOpened) -> Table:
@@ -274,12 +332,15 @@ _HANDLERS: dict[type, Callable[[Any, Any], list[Any]]] = {
     TakeSeat: _take,
     LeaveSeat: _leave,
     BeginGame: _begin,
+    TimeOut: _time_out,
+    PlayAgain: _play_again,
 }
 
 _EVOLVERS: dict[type, Callable[[Any, Any], Table]] = {
     TableOpened: _opened,
     SeatTaken: _seat_taken,
     SeatLeft: _seat_left,
+    TurnTimedOut: lambda table, _: table,
 }
 
 AnyEvent = Event | TableEvent

@@ -21,6 +21,7 @@ class PublicSeat:
     eliminated: bool
     protected: bool
     hand_size: int
+    forfeited: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,7 @@ def view(state: GameState, seat: int | None) -> SeatView:
                 state.eliminated[index],
                 state.protected[index],
                 len(state.hands[index]),
+                index in state.forfeited,
             )
             for index, name in enumerate(state.players)
         ),

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from game import EDITIONS, IllegalCommand, legal_commands, step
 from game.choices import normalised
-from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
+from game.commands import AnswerRedraw, Command, FinishChancellor, Forfeit, PlayCard
 from game.evolve import evolve, fold
-from game.selfplay import play_game
+from game.selfplay import PlayedGame, play_game
 from game.state import Decision, GameState, Phase
 from tests.unit.games import GAME_SIZES, rest_of_deck, rigged
 
@@ -37,7 +37,7 @@ def check_one_seat_acts(state: GameState, legal: list[Command]) -> None:
     """While a round is live exactly one seat, still in the round, must act, and can."""
     assert state.phase is Phase.ROUND
     seat = state.current
-    assert seat is not None and not state.eliminated[seat]
+    assert seat is not None and not state.eliminated[seat] and seat not in state.forfeited
     assert state.decision is not None
     assert legal, "the seat that must act has no legal command"
     assert {command.seat for command in legal} == {seat}
@@ -76,13 +76,34 @@ def candidate_commands(state: GameState, rng: random.Random, count: int) -> list
 def test_random_games_keep_every_invariant(edition: str, players: int, seed: int) -> None:
     """Random legal play never raises; cards are conserved; one seat acts; folding agrees."""
     rng = random.Random(seed)
-    expected_cards = Counter(EDITIONS[edition].deck)
 
     def choose(state: GameState, legal: list[Command]) -> Command:
         check_one_seat_acts(state, legal)
         return rng.choice(legal)
 
-    game = play_game(edition, players, str(seed), choose)
+    check_game(play_game(edition, players, str(seed), choose), edition)
+
+
+@pytest.mark.parametrize(("edition", "players"), GAME_SIZES)
+@given(seed=SEEDS)
+@settings(max_examples=4, deadline=None)
+def test_games_with_forfeits_keep_every_invariant(edition: str, players: int, seed: int) -> None:
+    """Seats giving up at random moments (in turn or not) break no invariant."""
+    rng = random.Random(seed)
+
+    def choose(state: GameState, legal: list[Command]) -> Command:
+        check_one_seat_acts(state, legal)
+        if rng.random() < 0.03 and len(state.contenders()) > 1:
+            return Forfeit(rng.choice(state.contenders()))
+        return rng.choice(legal)
+
+    game = check_game(play_game(edition, players, str(seed), choose), edition)
+    assert not set(game.state.game_winners) & game.state.forfeited
+
+
+def check_game(game: PlayedGame, edition: str) -> PlayedGame:
+    """Cards conserved after every event, folding agrees with stepping, the game ended well."""
+    expected_cards = Counter(EDITIONS[edition].deck)
     state = None
     for event in game.events:
         state = evolve(state, event)
@@ -92,8 +113,10 @@ def test_random_games_keep_every_invariant(edition: str, players: int, seed: int
     assert fold(game.events) == game.state
     assert game.state.phase is Phase.OVER
     winners = game.state.game_winners
-    assert winners and all(game.state.tokens[w] >= game.state.target for w in winners)
+    by_tokens = all(game.state.tokens[w] >= game.state.target for w in winners)
+    assert winners and (by_tokens or len(game.state.contenders()) == 1)
     assert legal_commands(game.state) == []
+    return game
 
 
 @pytest.mark.parametrize(("edition", "players"), GAME_SIZES)

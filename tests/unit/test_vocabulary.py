@@ -14,7 +14,7 @@ from events.commands import COMMAND_TYPES, decode_command, encode_command
 from events.vocabulary import VOCABULARY, Vocabulary
 from game import events as ev
 from game.selfplay import play_game, random_chooser
-from game.table import OpenTable, SeatLeft, TakeSeat, decide
+from game.table import OpenTable, SeatLeft, TakeSeat, TurnTimedOut, decide
 from tests.unit.games import GAME_SIZES
 
 # The wire contract: (version, fields) of every event type. Changing an event's fields means
@@ -45,6 +45,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
         1,
         ("round", "first", "set_aside", "face_up", "hands", "deck", "salt", "commitment"),
     ),
+    "seat_forfeited": (1, ("seat",)),
     "seat_left": (1, ("seat",)),
     "seat_taken": (1, ("seat", "name", "token_hash")),
     "sycophant_marked": (1, ("seat", "target")),
@@ -54,6 +55,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
     ),
     "token_gained": (1, ("seat", "reason")),
     "turn_started": (1, ("seat", "card")),
+    "turn_timed_out": (1, ("seat",)),
 }
 
 
@@ -63,6 +65,8 @@ def sample_events() -> dict[str, Any]:
     for event in decide(None, OpenTable("classic", (None, None), "s", host=TakeSeat(0, "a", "h"))):
         found.setdefault(event.type, event)
     found.setdefault("seat_left", SeatLeft(1))
+    found.setdefault("seat_forfeited", ev.SeatForfeited(2))
+    found.setdefault("turn_timed_out", TurnTimedOut(0))
     for seed in range(40):
         for edition, players in GAME_SIZES:
             for event in play_game(edition, players, f"v{seed}", random_chooser(seed)).events:
@@ -139,8 +143,16 @@ def test_a_stored_v1_event_is_read_as_v2_after_a_change() -> None:
 @pytest.mark.parametrize("name", sorted(COMMAND_TYPES))
 def test_recorded_commands_round_trip(name: str) -> None:
     """Every command type recorded in meta decodes back to an equal command."""
-    from game.commands import AnswerRedraw, Deal, FinishChancellor, PlayCard, StartGame, StartRound
-    from game.table import BeginGame, LeaveSeat
+    from game.commands import (
+        AnswerRedraw,
+        Deal,
+        FinishChancellor,
+        Forfeit,
+        PlayCard,
+        StartGame,
+        StartRound,
+    )
+    from game.table import BeginGame, LeaveSeat, PlayAgain, TimeOut
 
     examples = {
         "open_table": OpenTable(
@@ -161,6 +173,9 @@ def test_recorded_commands_round_trip(name: str) -> None:
         "play_card": PlayCard(1, "guard", (0,), 3),
         "finish_chancellor": FinishChancellor(0, "king", ("guard", "spy")),
         "answer_redraw": AnswerRedraw(2, False),
+        "forfeit": Forfeit(3),
+        "time_out": TimeOut(1, FinishChancellor(1, "spy", ("guard",))),
+        "play_again": PlayAgain(),
     }
     command = examples[name]
     assert decode_command(json.loads(json.dumps(encode_command(command)))) == command

@@ -1,0 +1,216 @@
+"""Bot policies: legal, deterministic, blind to hidden cards, and sensible where the issue says."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game import PlayCard, legal_commands, step, view
+from game.bots import POLICIES, Options, Policy, make_policy
+from game.bots.beliefs import Beliefs
+from game.bots.search import sample_world
+from game.commands import AnswerRedraw, Command
+from game.selfplay import play_game
+from game.state import GameState
+from game.views import SeatView
+from tests.unit.games import GAME_SIZES, rest_of_deck, rigged
+
+SEEDS = st.integers(min_value=0, max_value=2**32)
+FAST = Options(iterations=1)  # one sampled world per decision keeps search tests quick
+
+
+def seated(name: str, seed: int, players: int) -> list[Policy]:
+    """One policy per seat, each with its own seed."""
+    return [make_policy(name, f"{seed}:{seat}", FAST) for seat in range(players)]
+
+
+def same_public(a: SeatView, b: SeatView) -> bool:
+    """Two views that agree on all but the order of known facts."""
+    return replace(a, known=()) == replace(b, known=()) and (
+        Counter(a.known) == Counter(b.known)
+    )
+
+
+@pytest.mark.parametrize(("edition", "players"), GAME_SIZES)
+@given(seed=SEEDS)
+@settings(max_examples=3, deadline=None)
+def test_every_policy_returns_a_legal_command(edition: str, players: int, seed: int) -> None:
+    """Random, heuristic and search seats (mixed at one table) only ever send listed commands."""
+    names = list(POLICIES)
+    policies = [
+        make_policy(names[(seat + seed) % len(names)], seat, FAST) for seat in range(players)
+    ]
+
+    def choose(state: GameState, legal: list[Command]) -> Command:
+        seat = state.current
+        assert seat is not None
+        command = policies[seat].choose(view(state, seat), legal)
+        assert command in legal
+        return command
+
+    game = play_game(edition, players, str(seed), choose)
+    assert game.state.game_winners
+
+
+@pytest.mark.parametrize(("edition", "players"), GAME_SIZES)
+@given(seed=SEEDS)
+@settings(max_examples=4, deadline=None)
+def test_beliefs_account_for_every_card(edition: str, players: int, seed: int) -> None:
+    """Unseen cards fill exactly the hidden places; a sampled world looks the same to the seat."""
+    rng = random.Random(seed)
+
+    def choose(state: GameState, legal: list[Command]) -> Command:
+        seat = state.current
+        assert seat is not None
+        seen = view(state, seat)
+        beliefs = Beliefs.from_view(seen)
+        hidden_hands = sum(
+            len(state.hands[other])
+            for other in range(players)
+            if other != seat and other not in beliefs.held
+        )
+        assert beliefs.total == hidden_hands + 1 + len(state.deck) - len(beliefs.under_deck)
+        for other, card in beliefs.held.items():
+            assert state.hands[other] == (card,)
+        world = sample_world(seen, beliefs, rng)
+        assert same_public(view(world, seat), seen)
+        assert legal_commands(world) == legal
+        return rng.choice(legal)
+
+    play_game(edition, players, str(seed), choose)
+
+
+@pytest.mark.parametrize("name", sorted(POLICIES))
+@given(seed=SEEDS, edition_players=st.sampled_from(GAME_SIZES), cut=st.integers(0, 60))
+@settings(max_examples=8, deadline=None)
+def test_choice_ignores_hidden_cards(
+    name: str, seed: int, edition_players: tuple[str, int], cut: int
+) -> None:
+    """Two true states that differ only in hidden cards get the same choice from the same seed."""
+    edition, players = edition_players
+    rng = random.Random(seed)
+    states: list[GameState] = []
+
+    def choose(state: GameState, legal: list[Command]) -> Command:
+        states.append(state)
+        return rng.choice(legal)
+
+    play_game(edition, players, str(seed), choose)
+    truth = states[cut % len(states)]
+    seat = truth.current
+    assert seat is not None
+    seen = view(truth, seat)
+    other = sample_world(seen, Beliefs.from_view(seen), random.Random(seed + 1))
+    legal = legal_commands(truth)
+    first = make_policy(name, seed, FAST).choose(seen, legal)
+    again = make_policy(name, seed, FAST).choose(view(other, seat), legal_commands(other))
+    assert first == again
+
+
+def test_choice_ignores_hidden_cards_in_a_rigged_deal() -> None:
+    """Same own hand and public table, different opponent card and deck: same command."""
+    face_up = ("priest", "baron", "handmaid")
+    deck_a = rest_of_deck("2019", *face_up, "guard", "king", "prince", "countess")
+    deck_b = list(reversed(deck_a))
+    a = rigged("2019", ["guard", "king"], ["prince", *deck_a], "countess", face_up)
+    b = rigged("2019", ["guard", "countess"], ["prince", *deck_b], "king", face_up)
+    for name in POLICIES:
+        choices = {
+            make_policy(name, 7, Options(iterations=4)).choose(view(s, 0), legal_commands(s))
+            for s in (a, b)
+        }
+        assert len(choices) == 1, name
+
+
+@pytest.mark.parametrize("name", sorted(POLICIES))
+def test_same_seed_same_game(name: str) -> None:
+    """A policy's decisions are a function of its seed and the view: games replay exactly."""
+
+    def run() -> list[Command]:
+        policies = seated(name, 3, 3)
+        game = play_game(
+            "2019",
+            3,
+            "replay",
+            lambda s, legal: policies[s.current or 0].choose(view(s, s.current), legal),
+        )
+        return game.commands
+
+    assert run() == run()
+
+
+@pytest.mark.parametrize(("edition", "players"), GAME_SIZES)
+@given(seed=SEEDS)
+@settings(max_examples=6, deadline=None)
+def test_heuristic_keeps_the_princess(edition: str, players: int, seed: int) -> None:
+    """The heuristic never plays, Prince-discards or redraws away its Princess by choice."""
+    policy = make_policy("heuristic", seed)
+
+    def loses_princess(state: GameState, command: Command) -> bool:
+        hand = state.hands[command.seat]
+        if isinstance(command, AnswerRedraw):
+            return command.redraw and hand == ("princess",)
+        if not isinstance(command, PlayCard):
+            return False
+        if command.card == "princess":
+            return True
+        rest = list(hand)
+        rest.remove(command.card)
+        return (
+            command.card == "prince"
+            and command.targets == (command.seat,)
+            and (rest == ["princess"])
+        )
+
+    def choose(state: GameState, legal: list[Command]) -> Command:
+        command = policy.choose(view(state, state.current), legal)
+        if any(not loses_princess(state, option) for option in legal):
+            assert not loses_princess(state, command)
+        return command
+
+    play_game(edition, players, str(seed), choose)
+
+
+def test_guard_names_the_card_a_priest_saw() -> None:
+    """What a Priest showed is used: the next Guard names that card."""
+    face_up = ("priest", "baron", "countess")
+    deck = [
+        "handmaid",
+        "spy",
+        "guard",
+        *rest_of_deck("2019", *face_up, "priest", "prince", "handmaid", "spy", "guard", "king"),
+    ]
+    state = rigged("2019", ["priest", "prince"], deck, "king", face_up)
+    state = step(state, PlayCard(0, "priest", (1,)))[1]
+    state = step(state, PlayCard(1, "spy"))[1]
+    command = make_policy("heuristic").choose(view(state, 0), legal_commands(state))
+    assert command == PlayCard(0, "guard", (1,), "prince")
+
+
+def test_baron_only_when_favourable() -> None:
+    """With a Princess to compare the Baron is played; with a Guard to compare it is kept."""
+    face_up = ("priest", "handmaid", "countess")
+    deck = rest_of_deck("2019", *face_up, "baron", "prince", "princess", "king")
+    strong = rigged("2019", ["baron", "prince"], ["princess", *deck], "king", face_up)
+    play = make_policy("heuristic").choose(view(strong, 0), legal_commands(strong))
+    assert isinstance(play, PlayCard) and play.card == "baron"
+    deck = rest_of_deck("2019", *face_up, "baron", "prince", "guard", "king")
+    weak = rigged("2019", ["baron", "prince"], ["guard", *deck], "king", face_up)
+    play = make_policy("heuristic").choose(view(weak, 0), legal_commands(weak))
+    assert isinstance(play, PlayCard) and play.card == "guard"
+
+
+def test_chancellor_keeps_the_best_card() -> None:
+    """After a Chancellor the heuristic keeps the highest card of the three."""
+    face_up = ("priest", "baron", "handmaid")
+    named = (*face_up, "chancellor", "prince", "guard", "spy", "countess", "king")
+    deck = ["guard", "countess", "spy", *rest_of_deck("2019", *named)]
+    state = rigged("2019", ["chancellor", "prince"], deck, "king", face_up)
+    state = step(state, PlayCard(0, "chancellor"))[1]
+    command = make_policy("heuristic").choose(view(state, 0), legal_commands(state))
+    assert getattr(command, "keep", None) == "countess"
