@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import time
 import uuid
@@ -11,7 +12,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from events.connection import RedisClient, connect
+from events.games import GameRepository
+from events.snapshots import SnapshotStore
 from events.store import EventStore, game_key, to_json
+from game.legal import legal_commands
+from game.state import Phase
+from game.table import OpenTable, PlayAgain, TakeSeat
 
 RATIO_TARGET = 0.5
 LOAD_SIZES = (50, 500, 5000)
@@ -26,6 +32,12 @@ def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
     """Add `store` to the `bench` command group: `loveletter bench store [--events N] [--json]`."""
     parser = bench_subparsers.add_parser("store", help="event store append rate and memory")
     parser.add_argument("--events", type=int, default=20000, help="appends per measurement")
+    parser.add_argument(
+        "--sizes",
+        type=lambda text: [int(size) for size in text.split(",")],
+        default=list(LOAD_SIZES),
+        help="game sizes (events) to time loading, comma-separated (default 50,500,5000)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
@@ -34,10 +46,55 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark against the configured Redis (REDIS_URL or the embedded one)."""
     client = connect()
     try:
-        run_store_bench(client, events=args.events, json_output=args.json)
+        run_store_bench(
+            client,
+            events=args.events,
+            json_output=args.json,
+            load_cases=GAME_LOAD_CASES,
+            load_sizes=args.sizes,
+        )
     finally:
         client.close()
     return 0
+
+
+def write_game(store: EventStore, game_id: str, size: int, snapshot_every: int) -> GameRepository:
+    """Random games at one table (playing again after each) until the stream holds `size` events."""
+    games = GameRepository(
+        store, SnapshotStore(store.redis, namespace=store.namespace), snapshot_every=snapshot_every
+    )
+    rng = random.Random(size)
+    outcome = games.execute(game_id, OpenTable("premium", (None,) * 6, "bench"), expected_version=0)
+    loaded = outcome.game
+    for seat in range(6):
+        loaded = games.execute(
+            game_id, TakeSeat(seat, f"p{seat}", "-"), expected_version=loaded.version, loaded=loaded
+        ).game
+    while loaded.version < size:
+        assert loaded.table is not None and loaded.table.game is not None
+        state = loaded.table.game
+        command = PlayAgain() if state.phase is Phase.OVER else rng.choice(legal_commands(state))
+        loaded = games.execute(
+            game_id, command, expected_version=loaded.version, loaded=loaded
+        ).game
+    return games
+
+
+def _with_snapshots(store: EventStore, game_id: str, size: int) -> Callable[[], object]:
+    games = write_game(store, game_id, size, snapshot_every=SNAPSHOT_EVERY)
+    return lambda: games.load(game_id)
+
+
+def _without_snapshots(store: EventStore, game_id: str, size: int) -> Callable[[], object]:
+    games = write_game(store, game_id, size, snapshot_every=10**9)
+    return lambda: games.load(game_id)
+
+
+SNAPSHOT_EVERY = 50
+GAME_LOAD_CASES: dict[str, LoadCase] = {
+    "with snapshots": _with_snapshots,
+    "without snapshots": _without_snapshots,
+}
 
 
 def sample_event(index: int) -> dict[str, Any]:
@@ -77,6 +134,7 @@ def run_store_bench(
         result = _measure_appends(store, events)
         if load_cases:
             result["load_ms"] = measure_loads(store, load_cases, load_sizes)
+            result["game_stream_bytes_per_event"] = _game_bytes_per_event(store)
     finally:
         _delete_namespace(redis_client, namespace)
     print(json.dumps(result) if json_output else _table(result))
@@ -99,6 +157,14 @@ def measure_loads(
                 samples.append((time.perf_counter() - start) * 1000)
             timings[name][str(size)] = round(statistics.median(samples), 3)
     return timings
+
+
+def _game_bytes_per_event(store: EventStore) -> float:
+    """Redis memory per event of the longest real game stream the load cases wrote."""
+    streams = [(store.version(g), g) for g in store.game_ids() if g.startswith("load-")]
+    events, game_id = max(streams)
+    used = int(store.redis.memory_usage(store.stream_key(game_id), samples=0) or 0)
+    return round(used / events, 1)
 
 
 def _measure_appends(store: EventStore, count: int) -> dict[str, Any]:
@@ -167,6 +233,11 @@ def _table(result: Mapping[str, Any]) -> str:
         f"  stream memory per event                     {result['stream_bytes_per_event']:>10} B",
         f"  idempotency key memory (each, until TTL)    {result['idempotency_key_bytes']:>10} B",
     ]
+    if "game_stream_bytes_per_event" in result:
+        lines.append(
+            f"  real game stream memory per event           "
+            f"{result['game_stream_bytes_per_event']:>10} B"
+        )
     for name, sizes in result.get("load_ms", {}).items():
         for size, ms in sizes.items():
             lines.append(f"  load {size:>5} events, {name:<28} {ms:>10} ms")

@@ -39,8 +39,12 @@ def test_cli_prints_exactly_one_json_object(
     monkeypatch.setenv("REDIS_URL", redis_url)
     parser = argparse.ArgumentParser()
     register_bench(parser.add_subparsers(dest="bench", required=True))
-    args = parser.parse_args(["store", "--events", "200", "--json"])
+    args = parser.parse_args(["store", "--events", "200", "--sizes", "40,120", "--json"])
     assert args.func(args) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["benchmark"] == "store"
     assert printed["events"] == 200
+    loads = printed["load_ms"]
+    assert set(loads) == {"with snapshots", "without snapshots"}
+    assert all(set(sizes) == {"40", "120"} for sizes in loads.values())
+    assert 50 < printed["game_stream_bytes_per_event"] < 1000
