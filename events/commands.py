@@ -16,7 +16,15 @@ from game.commands import (
     StartGame,
     StartRound,
 )
-from game.table import BeginGame, LeaveSeat, OpenTable, PlayAgain, TakeSeat, TimeOut
+from game.table import (
+    BeginGame,
+    LeaveSeat,
+    OpenTable,
+    PlayAgain,
+    SetWebhook,
+    TakeSeat,
+    TimeOut,
+)
 
 COMMAND_TYPES: dict[str, type] = {
     "open_table": OpenTable,
@@ -31,6 +39,7 @@ COMMAND_TYPES: dict[str, type] = {
     "forfeit": Forfeit,
     "time_out": TimeOut,
     "play_again": PlayAgain,
+    "set_webhook": SetWebhook,
 }
 _NAMES = {cls: name for name, cls in COMMAND_TYPES.items()}
 _SCHEMAS = {cls: schema_for(cls)() for cls in COMMAND_TYPES.values()}

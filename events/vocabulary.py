@@ -14,7 +14,7 @@ from marshmallow import ValidationError
 
 from events.schemas import schema_for
 from game.events import EVENT_TYPES
-from game.table import SeatLeft, SeatTaken, TableOpened, TurnTimedOut
+from game.table import SeatLeft, SeatTaken, TableOpened, TurnTimedOut, WebhookSet
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -64,5 +64,5 @@ class Vocabulary:
         return [self.decode(item) for item in items]
 
 
-TABLE_EVENTS = (TableOpened, SeatTaken, SeatLeft, TurnTimedOut)
+TABLE_EVENTS = (TableOpened, SeatTaken, SeatLeft, TurnTimedOut, WebhookSet)
 VOCABULARY = Vocabulary({**EVENT_TYPES, **{cls.type: cls for cls in TABLE_EVENTS}})

@@ -35,6 +35,8 @@ class TableSeat:
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    webhook: str | None = None  # where to tell this seat it must act
+    webhook_secret: str | None = None  # signs those calls; never shown to anyone
 
     @property
     def open(self) -> bool:
@@ -116,11 +118,20 @@ class TimeOut:
 
 
 @dataclass(frozen=True, slots=True)
+class SetWebhook:
+    """Have this seat told (by a signed HTTP call) whenever it must act; url None stops it."""
+
+    seat: int
+    url: str | None
+    secret: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayAgain:
     """Start a new game at this table, same seats, once the last one is over."""
 
 
-TableCommand = OpenTable | TakeSeat | LeaveSeat | BeginGame | TimeOut | PlayAgain
+TableCommand = OpenTable | TakeSeat | LeaveSeat | BeginGame | TimeOut | PlayAgain | SetWebhook
 
 
 # Table events.
@@ -166,7 +177,17 @@ class TurnTimedOut:
     seat: int
 
 
-TableEvent = TableOpened | SeatTaken | SeatLeft | TurnTimedOut
+@dataclass(frozen=True, slots=True)
+class WebhookSet:
+    """A seat's webhook (None: removed) and the secret its calls are signed with."""
+
+    type: ClassVar[str] = "webhook_set"
+    seat: int
+    url: str | None
+    secret: str | None
+
+
+TableEvent = TableOpened | SeatTaken | SeatLeft | TurnTimedOut | WebhookSet
 TIMEOUT_CHOICES = ("bot", "forfeit")
 
 
@@ -288,6 +309,14 @@ def _time_out(table: Table, command: TimeOut) -> list[Any]:
     return [TurnTimedOut(command.seat), *_play(table, command.move)]
 
 
+def _set_webhook(table: Table, command: SetWebhook) -> list[Any]:
+    if not 0 <= command.seat < len(table.seats) or table.seats[command.seat].token_hash is None:
+        raise IllegalCommand("seat-not-taken", f"No player sits at seat {command.seat}.")
+    if (command.url is None) != (command.secret is None):
+        raise IllegalCommand("bad-setting", "A webhook needs both a URL and a secret.")
+    return [WebhookSet(command.seat, command.url, command.secret)]
+
+
 def _play_again(table: Table, _: PlayAgain) -> list[Any]:
     if table.game is None or table.game.phase is not Phase.OVER:
         raise IllegalCommand("game-not-over", "The game at this table is still being played.")
@@ -321,6 +350,12 @@ def _seat_taken(table: Table, e: SeatTaken) -> Table:
     return replace(table, seats=tuple(seats))
 
 
+def _webhook_set(table: Table, e: WebhookSet) -> Table:
+    seats = list(table.seats)
+    seats[e.seat] = replace(seats[e.seat], webhook=e.url, webhook_secret=e.secret)
+    return replace(table, seats=tuple(seats))
+
+
 def _seat_left(table: Table, e: SeatLeft) -> Table:
     seats = list(table.seats)
     seats[e.seat] = TableSeat()
@@ -334,6 +369,7 @@ _HANDLERS: dict[type, Callable[[Any, Any], list[Any]]] = {
     BeginGame: _begin,
     TimeOut: _time_out,
     PlayAgain: _play_again,
+    SetWebhook: _set_webhook,
 }
 
 _EVOLVERS: dict[type, Callable[[Any, Any], Table]] = {
@@ -341,6 +377,7 @@ _EVOLVERS: dict[type, Callable[[Any, Any], Table]] = {
     SeatTaken: _seat_taken,
     SeatLeft: _seat_left,
     TurnTimedOut: lambda table, _: table,
+    WebhookSet: _webhook_set,
 }
 
 AnyEvent = Event | TableEvent

@@ -32,7 +32,7 @@ def test_wilson_interval() -> None:
     assert low == pytest.approx(0.7111, abs=1e-4)
     assert high == pytest.approx(0.8666, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
-    assert wilson(10, 10)[1] == 1.0
+    assert wilson(10, 10)[1] == pytest.approx(1.0)
     assert percentile([5, 1, 3, 2, 4], 95) == 5
     assert percentile([], 95) == 0.0
 
@@ -57,8 +57,19 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 def test_json_figures_are_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     """--json prints one object; the same --seed gives the same wins."""
-    argv = ["--bots", "heuristic,random,heuristic", "--players", "3", "--games", "6",
-            "--workers", "2", "--seed", "s", "--json"]
+    argv = [
+        "--bots",
+        "heuristic,random,heuristic",
+        "--players",
+        "3",
+        "--games",
+        "6",
+        "--workers",
+        "2",
+        "--seed",
+        "s",
+        "--json",
+    ]
     status, out = run_cli(argv, capsys)
     assert status == 0
     figures = json.loads(out)
@@ -73,8 +84,9 @@ def test_json_figures_are_reproducible(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_table_and_bad_bot(capsys: pytest.CaptureFixture[str]) -> None:
     """The table names each bot and says how shared wins count; unknown bots are refused."""
-    status, out = run_cli(["--bots", "search,random", "--games", "2", "--workers", "1",
-                           "--iterations", "1"], capsys)
+    status, out = run_cli(
+        ["--bots", "search,random", "--games", "2", "--workers", "1", "--iterations", "1"], capsys
+    )
     assert status == 0
     assert "search" in out and "random" in out and "shared win" in out
     assert run_cli(["--bots", "nobody,random", "--games", "2"], capsys)[0] == 2

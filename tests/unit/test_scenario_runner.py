@@ -161,7 +161,7 @@ def run_cli(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, list
 
 
 def test_cli_output_and_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Failures name file, scenario, step and mismatch; the last line counts; status 1 on failure."""
+    """Failures name file, scenario, step and mismatch; the last line counts; status 1 if any."""
     (tmp_path / "good.json").write_text(json.dumps(scenario()))
     status, lines = run_cli(capsys, tmp_path)
     assert status == 0 and lines[-1] == "1 passed, 0 failed"

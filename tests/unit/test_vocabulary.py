@@ -14,7 +14,7 @@ from events.commands import COMMAND_TYPES, decode_command, encode_command
 from events.vocabulary import VOCABULARY, Vocabulary
 from game import events as ev
 from game.selfplay import play_game, random_chooser
-from game.table import OpenTable, SeatLeft, TakeSeat, TurnTimedOut, decide
+from game.table import OpenTable, SeatLeft, TakeSeat, TurnTimedOut, WebhookSet, decide
 from tests.unit.games import GAME_SIZES
 
 # The wire contract: (version, fields) of every event type. Changing an event's fields means
@@ -56,6 +56,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
     "token_gained": (1, ("seat", "reason")),
     "turn_started": (1, ("seat", "card")),
     "turn_timed_out": (1, ("seat",)),
+    "webhook_set": (1, ("seat", "url", "secret")),
 }
 
 
@@ -67,6 +68,7 @@ def sample_events() -> dict[str, Any]:
     found.setdefault("seat_left", SeatLeft(1))
     found.setdefault("seat_forfeited", ev.SeatForfeited(2))
     found.setdefault("turn_timed_out", TurnTimedOut(0))
+    found.setdefault("webhook_set", WebhookSet(0, "https://example.org/hook", "whsec_c2VjcmV0"))
     for seed in range(40):
         for edition, players in GAME_SIZES:
             for event in play_game(edition, players, f"v{seed}", random_chooser(seed)).events:
@@ -152,7 +154,7 @@ def test_recorded_commands_round_trip(name: str) -> None:
         StartGame,
         StartRound,
     )
-    from game.table import BeginGame, LeaveSeat, PlayAgain, TimeOut
+    from game.table import BeginGame, LeaveSeat, PlayAgain, SetWebhook, TimeOut
 
     examples = {
         "open_table": OpenTable(
@@ -176,6 +178,7 @@ def test_recorded_commands_round_trip(name: str) -> None:
         "forfeit": Forfeit(3),
         "time_out": TimeOut(1, FinishChancellor(1, "spy", ("guard",))),
         "play_again": PlayAgain(),
+        "set_webhook": SetWebhook(0, "https://example.org/hook", "whsec_c2VjcmV0"),
     }
     command = examples[name]
     assert decode_command(json.loads(json.dumps(encode_command(command)))) == command
