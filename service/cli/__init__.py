@@ -12,6 +12,8 @@ COMMAND_MODULES = (
     "service.cli.scenarios",
     "service.cli.bench",
     "service.cli.audit",
+    "service.cli.serve",
+    "service.cli.openapi",
 )
 
 

@@ -1,0 +1,24 @@
+# One image for the API (default: gunicorn) and the workers (`rq worker ...` as the command).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PROMETHEUS_MULTIPROC_DIR=/tmp/loveletter-metrics
+
+RUN groupadd --system loveletter && useradd --system --gid loveletter --no-create-home loveletter
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY game ./game
+COPY events ./events
+COPY service ./service
+COPY workers ./workers
+RUN pip install --no-compile . && rm -rf /root/.cache
+
+USER loveletter
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
+CMD ["gunicorn", "service.wsgi:app", "--config", "python:service.gunicorn_conf", "--bind", "0.0.0.0:8000"]

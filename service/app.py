@@ -1,0 +1,164 @@
+"""The Flask app factory: flask-smorest Api, problem+json errors, metrics, CORS, blueprints.
+
+Add a resource by appending its module (which defines a flask-smorest `blp`) to BLUEPRINTS.
+Settings come from the environment; see service.config for the names.
+"""
+
+from __future__ import annotations
+
+import http
+import importlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask import Flask, request
+from flask_cors import CORS
+from flask_smorest import Api, Blueprint
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from events.connection import connect, redis_url
+from events.index import GameIndex
+from events.store import EventStore
+from service import errors, metrics
+from service.config import Settings
+from service.deps import EXTENSION, Services, services
+from service.ratelimit import RateLimiter
+from service.schemas.base import ProblemSchema
+
+# Modules defining a flask-smorest `blp`, registered in this order.
+BLUEPRINTS: tuple[str, ...] = ("service.blueprints.health",)
+
+API_TITLE = "Love Letter"
+API_VERSION = "1"
+OPENAPI_VERSION = "3.0.3"
+SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+EXPOSED_HEADERS = ("Retry-After", "ETag", "Location")
+API_DESCRIPTION = f"""\
+An event-sourced Love Letter game service.
+
+Every error is an RFC 9457 problem (`application/problem+json`) whose `type` is
+`{errors.PROBLEM_BASE}<slug>`; the slugs are stable: `bad-request`, `malformed-json`,
+`validation-error` (with the invalid fields in `errors`), `unauthorized`, `forbidden`,
+`not-found`, `method-not-allowed`, `conflict`, `payload-too-large`, `unsupported-media-type`,
+`rate-limited` (with `Retry-After`), `service-unavailable`, plus those of the game resources.
+"""
+
+
+class LoveLetterApi(Api):
+    """flask-smorest's Api whose error responses are problem+json, documented as such."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_error_handlers(self) -> None:
+        errors.register_error_handlers(self._app)
+
+    def handle_http_exception(self, error: HTTPException) -> Any:
+        """Problem+json instead of flask-smorest's own error body."""
+        return errors.handle_http_exception(error)
+
+    def _register_responses(self) -> None:
+        """Lazy components for every status: problems, with Retry-After on 429 and 503."""
+        retry_after = {
+            "Retry-After": {
+                "description": "Seconds to wait before retrying",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        }
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            content_type = "application/json"
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+                content_type = errors.PROBLEM_CONTENT_TYPE
+            if status in (429, 503):
+                response["headers"] = retry_after
+            prepare_response(response, self.spec, content_type)
+            self.spec.components.response(status.name, response, lazy=True)
+        default = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(default, self.spec, errors.PROBLEM_CONTENT_TYPE)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
+
+
+def create_app(
+    config: Mapping[str, Any] | None = None, *, extra_blueprints: Iterable[Blueprint] = ()
+) -> Flask:
+    """The app; `config` overrides the environment (same names) and goes into app.config."""
+    settings = Settings.load(config)
+    app = Flask(__name__)
+    app.config.update(
+        API_TITLE=API_TITLE,
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION=OPENAPI_VERSION,
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_URL,
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+    )
+    app.config.update(config or {})
+    metrics.install_request_metrics(app)  # first, so it times everything after it
+    app.before_request(_check_body)
+    if settings.cors_origins:
+        CORS(app, origins=list(settings.cors_origins), expose_headers=list(EXPOSED_HEADERS))
+    if settings.trusted_proxies:
+        hops = settings.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+    app.extensions[EXTENSION] = build_services(settings)
+    api = LoveLetterApi(app)
+    for name in BLUEPRINTS:
+        api.register_blueprint(importlib.import_module(name).blp)
+    for blp in extra_blueprints:
+        api.register_blueprint(blp)
+    return app
+
+
+def build_services(settings: Settings) -> Services:
+    """The Redis client (REDIS_URL or the embedded server) and what is built on it."""
+    client = connect(settings.redis_url or redis_url())
+    return Services(
+        settings=settings,
+        redis=client,
+        store=EventStore(
+            client,
+            namespace=settings.namespace,
+            idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
+        ),
+        index=GameIndex(client, namespace=settings.namespace),
+        limiter=RateLimiter(
+            client,
+            namespace=settings.namespace,
+            address_limit=settings.rate_limit_address,
+            seat_limit=settings.rate_limit_seat,
+        ),
+    )
+
+
+def api_of(app: Flask) -> Api:
+    """The app's flask-smorest Api (e.g. to register a blueprint after create_app)."""
+    found: Api = app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
+    return found
+
+
+def _check_body() -> None:
+    """Refuse oversized bodies (413) and bodies that are not JSON (415) before any view runs."""
+    length = request.content_length
+    limit = services().settings.max_body_bytes
+    if length is not None and length > limit:
+        raise errors.ApiError(
+            413,
+            "payload-too-large",
+            "Payload too large",
+            f"The request body has {length} bytes; at most {limit} are accepted.",
+        )
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    if request.method in BODY_METHODS and (length or chunked) and not request.is_json:
+        raise errors.ApiError(
+            415,
+            "unsupported-media-type",
+            "Unsupported media type",
+            "The request body must be JSON (Content-Type: application/json).",
+        )

@@ -1,0 +1,61 @@
+"""`/healthz` (Redis answers PING) and `/metrics` (Prometheus exposition)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import redis
+from flask import Response
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service import metrics
+from service.deps import services
+from service.errors import ApiError
+from service.schemas.base import HealthSchema
+
+log = logging.getLogger(__name__)
+METRICS_RESPONSE = {
+    "description": "Prometheus text exposition",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
+blp = Blueprint("health", __name__, description="Liveness and metrics")
+
+
+@blp.route("/healthz")
+class Health(MethodView):
+    """Whether the service can reach Redis."""
+
+    @blp.response(200, HealthSchema)
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self) -> dict[str, Any]:
+        """200 when Redis answers PING, else a 503 problem."""
+        try:
+            services().redis.ping()
+        except (redis.RedisError, OSError) as error:
+            log.warning("health check: Redis unreachable: %s", error)
+            raise ApiError(
+                503,
+                "service-unavailable",
+                "Service unavailable",
+                "Redis is unreachable; try again shortly.",
+                headers={"Retry-After": "1"},
+            ) from error
+        return {"status": "ok"}
+
+
+@blp.route("/metrics")
+class Metrics(MethodView):
+    """Prometheus metrics of every worker process."""
+
+    @blp.doc(responses={"200": METRICS_RESPONSE})
+    def get(self) -> Response:
+        """Request counts and latencies, commands, conflicts, games by status."""
+        found = services()
+        try:
+            games: dict[str, int] | None = metrics.games_by_status(found.redis, found.index)
+        except (redis.RedisError, OSError) as error:
+            log.warning("games by status unavailable: %s", error)
+            games = None
+        return metrics.exposition(games)

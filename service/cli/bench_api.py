@@ -1,0 +1,287 @@
+"""`loveletter bench api`: commands/s and p50/p99 through gunicorn, beside a bare XADD endpoint.
+
+Both apps run under the same gunicorn settings as `loveletter serve`, against the configured
+Redis (REDIS_URL or the embedded one), in a fresh key namespace deleted afterwards. N client
+threads (one simulated game each, one keep-alive connection each) call a driver in a loop, the
+two sides taking turns over several rounds so that machine noise hits both alike. A driver
+factory `make(base_url) -> callable` is set up once per client (untimed); each call of the
+callable is one timed request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import socket
+import statistics
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from events.connection import connect, redis_url
+from service.gunicorn_conf import DEFAULT_THREADS, default_workers
+from service.serve import Child, gunicorn_command
+
+DriverFactory = Callable[[str], Callable[[], object]]
+
+BARE_APP = "service.bench_bare:app"
+BARE_DRIVER = "service.bench_bare:make_driver"
+# The lead points these at the real app and its game driver once the game endpoints exist:
+# COMMAND_APP = "service.wsgi:app"; COMMAND_DRIVER = "service.bench_driver:make_game_driver".
+COMMAND_APP = BARE_APP
+COMMAND_DRIVER = BARE_DRIVER
+THROUGHPUT_TARGET = 0.5
+P99_TARGET = 4.0
+NO_LIMIT = "1000000000/1s"  # limits stay on (their cost is measured) but never bite
+READY_TIMEOUT_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One side's figures over the measured window."""
+
+    app: str
+    driver: str
+    requests: int
+    errors: int
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+
+
+def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
+    """Add `api` to the `bench` group: `loveletter bench api [--games N] [--seconds S] [--json]`."""
+    parser = bench_subparsers.add_parser("api", help="HTTP commands/s and latency vs bare XADD")
+    parser.add_argument("--games", type=int, default=16, help="concurrent games (client threads)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per side")
+    parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds per side")
+    parser.add_argument("--rounds", type=int, default=4, help="alternations of the two sides")
+    parser.add_argument("--workers", type=int, default=default_workers(), help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, help="threads per worker")
+    parser.add_argument("--app", default=COMMAND_APP, help="WSGI app of the commands side")
+    parser.add_argument("--driver", default=COMMAND_DRIVER, help="module:factory of commands")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark and print its figures."""
+    result = run_api_bench(
+        games=args.games,
+        seconds=args.seconds,
+        warmup=args.warmup,
+        rounds=args.rounds,
+        workers=args.workers,
+        threads=args.threads,
+        command_app=args.app,
+        command_driver=args.driver,
+    )
+    print(json.dumps(result) if args.json else table(result))
+    return 0
+
+
+def run_api_bench(
+    *,
+    games: int = 16,
+    seconds: float = 10.0,
+    warmup: float = 2.0,
+    rounds: int = 4,
+    workers: int | None = None,
+    threads: int = DEFAULT_THREADS,
+    command_app: str = COMMAND_APP,
+    command_driver: str = COMMAND_DRIVER,
+) -> dict[str, Any]:
+    """Measure both sides in alternating rounds (machine noise hits both); figures and ratios."""
+    if games < 1 or seconds <= 0 or rounds < 1:
+        raise ValueError("games and rounds must be >= 1 and seconds > 0")
+    workers = workers or default_workers()
+    url = redis_url()
+    namespace = f"bench-api-{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "LOVELETTER_NAMESPACE": namespace,
+        "LOVELETTER_BENCH_NAMESPACE": namespace,
+        "LOVELETTER_RATE_LIMIT_ADDRESS": NO_LIMIT,
+        "LOVELETTER_RATE_LIMIT_SEAT": NO_LIMIT,
+    }
+    try:
+        with (
+            _server(BARE_APP, env, workers, threads) as bare_url,
+            _server(command_app, env, workers, threads) as command_url,
+        ):
+            bare = Side(BARE_APP, BARE_DRIVER, bare_url, games)
+            commands = Side(command_app, command_driver, command_url, games)
+            for side in (bare, commands):
+                side.drive(warmup, record=False)
+            for _ in range(rounds):
+                for side in (bare, commands):
+                    side.drive(seconds / rounds)
+    finally:
+        _delete_namespace(url, namespace)
+    bare_figures, command_figures = bare.figures(), commands.figures()
+    throughput_ratio = command_figures.requests_per_second / max(
+        bare_figures.requests_per_second, 1e-9
+    )
+    p99_ratio = command_figures.p99_ms / max(bare_figures.p99_ms, 1e-9)
+    return {
+        "benchmark": "api",
+        "games": games,
+        "seconds": seconds,
+        "rounds": rounds,
+        "gunicorn": {"worker_class": "gthread", "workers": workers, "threads": threads},
+        "bare": asdict(bare_figures),
+        "commands": asdict(command_figures),
+        "throughput_ratio": round(throughput_ratio, 3),
+        "p99_ratio": round(p99_ratio, 3),
+        "throughput_ratio_target": THROUGHPUT_TARGET,
+        "p99_ratio_target": P99_TARGET,
+        "meets_targets": throughput_ratio >= THROUGHPUT_TARGET and p99_ratio < P99_TARGET,
+    }
+
+
+class Side:
+    """One app under load: a driver per simulated game, and the latencies recorded so far."""
+
+    def __init__(self, app: str, driver: str, base_url: str, clients: int) -> None:
+        self.app = app
+        self.driver = driver
+        factory = load_factory(driver)
+        self.calls = [factory(base_url) for _ in range(clients)]  # set-up, not timed
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.seconds = 0.0
+        self._lock = threading.Lock()
+
+    def drive(self, seconds: float, *, record: bool = True) -> None:
+        """Every client calls its driver in a loop for `seconds`; record the latencies."""
+        end = time.perf_counter() + seconds
+
+        def client(call: Callable[[], object]) -> None:
+            mine: list[float] = []
+            failed = 0
+            while (started := time.perf_counter()) < end:
+                try:
+                    call()
+                except Exception:
+                    failed += 1
+                    continue
+                mine.append(time.perf_counter() - started)
+            if record:
+                with self._lock:
+                    self.latencies.extend(mine)
+                    self.errors += failed
+
+        threads = [
+            threading.Thread(target=client, args=(call,), daemon=True) for call in self.calls
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if record:
+            self.seconds += seconds
+
+    def figures(self) -> Measurement:
+        """Requests, errors, requests/s, p50 and p99 over every recorded round."""
+        return Measurement(
+            app=self.app,
+            driver=self.driver,
+            requests=len(self.latencies),
+            errors=self.errors,
+            requests_per_second=round(len(self.latencies) / max(self.seconds, 1e-9), 1),
+            p50_ms=round(_percentile(self.latencies, 50) * 1000, 3),
+            p99_ms=round(_percentile(self.latencies, 99) * 1000, 3),
+        )
+
+
+def load_factory(path: str) -> DriverFactory:
+    """The driver factory named `module:function`."""
+    module, _, name = path.partition(":")
+    factory: DriverFactory = getattr(importlib.import_module(module), name)
+    return factory
+
+
+def table(result: Mapping[str, Any]) -> str:
+    """The figures as a short readable table."""
+    gunicorn = result["gunicorn"]
+    lines = [
+        f"API benchmark: {result['games']} concurrent games, {result['seconds']} s per side"
+        f" in {result['rounds']} alternating rounds,"
+        f" gunicorn {gunicorn['workers']} {gunicorn['worker_class']} workers"
+        f" x {gunicorn['threads']} threads",
+        f"  {'side':<10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}  app / driver",
+    ]
+    for side in ("bare", "commands"):
+        row = result[side]
+        lines.append(
+            f"  {side:<10}{row['requests_per_second']:>10}{row['p50_ms']:>10}{row['p99_ms']:>10}"
+            f"{row['errors']:>8}  {row['app']} / {row['driver']}"
+        )
+    lines.append(
+        f"  throughput ratio {result['throughput_ratio']} (target >= {THROUGHPUT_TARGET}),"
+        f" p99 ratio {result['p99_ratio']} (target < {P99_TARGET}):"
+        f" {'met' if result['meets_targets'] else 'NOT met'}"
+    )
+    return "\n".join(lines)
+
+
+@contextmanager
+def _server(app: str, env: Mapping[str, str], workers: int, threads: int) -> Iterator[str]:
+    """Run gunicorn with app on a free port; yield its base URL; stop it."""
+    port = _free_port()
+    with tempfile.TemporaryDirectory(prefix="loveletter-bench-metrics-") as metrics_dir:
+        child_env = {**env, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
+        command = gunicorn_command(app, "127.0.0.1", port, workers, threads)
+        child = Child(app, command, child_env, quiet=True)
+        try:
+            _wait_port(port, child)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            child.stop()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_port(port: int, child: Child) -> None:
+    """Return once the port accepts connections (requests queue until the workers boot)."""
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    while time.monotonic() < deadline and child.alive():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"gunicorn ({child.name}) did not listen on port {port}")
+
+
+def _percentile(values: list[float], percent: int) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[percent - 1]
+
+
+def _delete_namespace(url: str, namespace: str) -> None:
+    """Delete every key the benchmark wrote (never FLUSH)."""
+    client = connect(url)
+    try:
+        pipe = client.pipeline(transaction=False)
+        for key in client.scan_iter(match=f"{namespace}:*", count=1000):
+            pipe.delete(key)
+        pipe.execute()
+    finally:
+        client.close()

@@ -1,0 +1,30 @@
+"""`loveletter openapi [--check]`: write api-spec/openapi.yaml, or check it is up to date."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from service import openapi
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the `openapi` command."""
+    parser = subparsers.add_parser("openapi", help="generate (or --check) api-spec/openapi.yaml")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the file is out of date")
+    parser.add_argument("--output", type=Path, default=openapi.SPEC_PATH, help="the YAML file")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the document, or compare it with the file."""
+    if args.check:
+        if openapi.drift(args.output):
+            print(f"{args.output} is out of date: run `loveletter openapi`", file=sys.stderr)
+            return 1
+        print(f"{args.output} is up to date")
+        return 0
+    openapi.write(args.output)
+    print(f"wrote {args.output}")
+    return 0

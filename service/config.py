@@ -1,0 +1,111 @@
+"""The service's settings, read from the environment (or a mapping with the same names).
+
+| name | default | meaning |
+|---|---|---|
+| `REDIS_URL` | embedded server | the Redis to use (see `events.connection.redis_url`) |
+| `LOVELETTER_NAMESPACE` | `ll` | prefix of every Redis key the service writes |
+| `LOVELETTER_CORS_ORIGINS` | empty (CORS off) | comma-separated browser origins, or `*` |
+| `LOVELETTER_RATE_LIMIT_ADDRESS` | `600/minute` | requests per client address to a limited view |
+| `LOVELETTER_RATE_LIMIT_SEAT` | `120/minute` | requests per seat to a limited view |
+| `LOVELETTER_MAX_BODY_BYTES` | `16384` | largest accepted request body (413 above) |
+| `LOVELETTER_AUDITOR_TOKEN` | unset | bearer token of the auditor (no auditor when unset) |
+| `LOVELETTER_IDEMPOTENCY_TTL_SECONDS` | `604800` | how long an idempotency key is remembered |
+| `LOVELETTER_TRUSTED_PROXIES` | `0` | proxies in front whose X-Forwarded-For is trusted |
+
+A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+PREFIX = "LOVELETTER_"
+PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+LIMIT_PATTERN = re.compile(r"\s*(\d+)\s*/\s*(?:(\d+)\s*s|(second|minute|hour|day))\s*")
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most `count` requests per `seconds`-long window."""
+
+    count: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable about the service, already parsed."""
+
+    redis_url: str | None = None
+    namespace: str = "ll"
+    cors_origins: tuple[str, ...] = ()
+    rate_limit_address: Limit | None = Limit(600, 60)
+    rate_limit_seat: Limit | None = Limit(120, 60)
+    max_body_bytes: int = 16 * 1024
+    auditor_token: str | None = None
+    idempotency_ttl_seconds: int = 7 * 24 * 3600
+    trusted_proxies: int = 0
+
+    @classmethod
+    def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
+        """Settings from os.environ, with overrides (same names) taking precedence."""
+        values: dict[str, Any] = {**os.environ, **(overrides or {})}
+        default = cls()
+
+        def get(name: str) -> Any:
+            return values.get(PREFIX + name)
+
+        return cls(
+            redis_url=values.get("REDIS_URL") or None,
+            namespace=str(get("NAMESPACE") or default.namespace),
+            cors_origins=parse_origins(get("CORS_ORIGINS")),
+            rate_limit_address=_limit(get("RATE_LIMIT_ADDRESS"), default.rate_limit_address),
+            rate_limit_seat=_limit(get("RATE_LIMIT_SEAT"), default.rate_limit_seat),
+            max_body_bytes=_positive(get("MAX_BODY_BYTES"), default.max_body_bytes),
+            auditor_token=get("AUDITOR_TOKEN") or None,
+            idempotency_ttl_seconds=_positive(
+                get("IDEMPOTENCY_TTL_SECONDS"), default.idempotency_ttl_seconds
+            ),
+            trusted_proxies=_positive(get("TRUSTED_PROXIES"), 0, allow_zero=True),
+        )
+
+
+def parse_limit(text: str | Limit | None) -> Limit | None:
+    """A Limit from `N/minute` (etc.); None for `off`, `none` or `0`."""
+    if text is None or isinstance(text, Limit):
+        return text
+    if text.strip().lower() in ("off", "none", "0", ""):
+        return None
+    match = LIMIT_PATTERN.fullmatch(text)
+    if match is None:
+        raise ValueError(f"a rate limit is N/second|minute|hour|day or N/<seconds>s: {text!r}")
+    count, seconds, period = match.groups()
+    window = int(seconds) if seconds else PERIODS[period]
+    if window <= 0:
+        raise ValueError(f"a rate limit window must be positive: {text!r}")
+    return Limit(int(count), window)
+
+
+def parse_origins(value: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """Origins from a comma-separated string (or a sequence)."""
+    if not value:
+        return ()
+    items = value.split(",") if isinstance(value, str) else value
+    return tuple(item.strip() for item in items if item.strip())
+
+
+def _limit(value: str | Limit | None, default: Limit | None) -> Limit | None:
+    return default if value is None else parse_limit(value)
+
+
+def _positive(value: Any, default: int, *, allow_zero: bool = False) -> int:
+    if value is None or value == "":
+        return default
+    number = int(value)
+    if number < 0 or (number == 0 and not allow_zero):
+        raise ValueError(f"expected a positive integer, got {value!r}")
+    return number

@@ -1,0 +1,197 @@
+"""RFC 9457 problem details (application/problem+json) for every error the service returns.
+
+A problem's `type` is `PROBLEM_BASE + <slug>`, e.g.
+`https://loveletter.example/problems/not-found`; the slugs are stable and documented in the
+OpenAPI description. Views raise `ApiError`; everything else (werkzeug HTTP errors, webargs
+validation, a lost Redis, a bug) is turned into a problem by the handlers registered here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from http import HTTPStatus
+from typing import Any
+
+import redis
+from flask import Flask, Request, Response, current_app
+from werkzeug.exceptions import HTTPException
+
+PROBLEM_BASE = "https://loveletter.example/problems/"
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+# Slugs of werkzeug's HTTP errors; any other status gets a slug made from its phrase.
+HTTP_SLUGS = {
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    409: "conflict",
+    413: "payload-too-large",
+    415: "unsupported-media-type",
+    422: "validation-error",
+    429: "rate-limited",
+    500: "internal-error",
+    503: "service-unavailable",
+}
+
+log = logging.getLogger(__name__)
+
+
+def problem_type(slug: str) -> str:
+    """The stable `type` URI of a problem slug."""
+    return PROBLEM_BASE + slug
+
+
+class ApiError(Exception):
+    """An error a view raises; answered as a problem with these members (extra ones too)."""
+
+    def __init__(
+        self,
+        status: int,
+        type_slug: str,
+        title: str,
+        detail: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.type_slug = type_slug
+        self.title = title
+        self.detail = detail
+        self.headers = dict(headers or {})
+        self.extra = extra
+
+    def to_response(self) -> Response:
+        """The problem+json response of this error."""
+        return problem_response(
+            self.status, self.type_slug, self.title, self.detail, self.headers, **self.extra
+        )
+
+
+def problem_response(
+    status: int,
+    slug: str,
+    title: str,
+    detail: str,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """A problem+json response; `extra` members are added beside the standard ones."""
+    body = {**extra, "type": problem_type(slug), "title": title, "status": status}
+    body["detail"] = detail
+    response = current_app.response_class(
+        current_app.json.dumps(body), status=status, mimetype=PROBLEM_CONTENT_TYPE
+    )
+    for name, value in (headers or {}).items():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
+class ProblemRequest(Request):
+    """A request whose JSON decoding errors are problems: malformed body 400, not JSON 415."""
+
+    def on_json_loading_failed(self, e: ValueError | None) -> Any:
+        """Raise the problem instead of werkzeug's plain BadRequest."""
+        if e is None:
+            raise ApiError(
+                415,
+                "unsupported-media-type",
+                "Unsupported media type",
+                "The request body must be JSON (Content-Type: application/json).",
+            )
+        raise ApiError(
+            400, "malformed-json", "Malformed JSON", "The request body is not valid JSON."
+        )
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Answer every error with a problem; a view's bug becomes a logged 500 problem."""
+    app.request_class = ProblemRequest
+    app.register_error_handler(ApiError, _handle_api_error)
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(redis.ConnectionError, _handle_redis_down)
+    app.register_error_handler(redis.TimeoutError, _handle_redis_down)
+    app.register_error_handler(Exception, _handle_unexpected)
+
+
+def handle_http_exception(error: HTTPException) -> Response | HTTPException:
+    """A werkzeug/webargs HTTP error as a problem (redirects pass through untouched)."""
+    status = error.code
+    if status is None or status < 400:
+        return error
+    data: Mapping[str, Any] = getattr(error, "data", None) or {}
+    headers = {name: value for name, value in error.get_headers() if name.lower() != "content-type"}
+    headers.update(data.get("headers") or {})
+    messages = data.get("errors", data.get("messages"))
+    if status == 400 and isinstance(messages, Mapping) and "json" in messages:
+        return problem_response(
+            400, "malformed-json", "Malformed JSON", "The request body is not valid JSON.", headers
+        )
+    if status == 422 and messages is not None:
+        return problem_response(
+            422,
+            "validation-error",
+            "Invalid request",
+            _validation_detail(messages),
+            headers,
+            errors=messages,
+        )
+    phrase = _phrase(status)
+    slug = HTTP_SLUGS.get(status) or phrase.lower().replace(" ", "-").replace("'", "")
+    detail = str(data.get("message") or error.description or phrase)
+    return problem_response(status, slug, phrase, detail, headers)
+
+
+def _handle_api_error(error: ApiError) -> Response:
+    return error.to_response()
+
+
+def _handle_redis_down(error: Exception) -> Response:
+    log.warning("Redis unavailable: %s", error)
+    return problem_response(
+        503,
+        "service-unavailable",
+        "Service unavailable",
+        "The game store is unreachable; try again shortly.",
+        {"Retry-After": "1"},
+    )
+
+
+def _handle_unexpected(error: Exception) -> Response:
+    log.exception("unhandled error", exc_info=error)
+    return problem_response(
+        500, "internal-error", "Internal server error", "An unexpected error occurred."
+    )
+
+
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def _validation_detail(messages: Any) -> str:
+    """A one-line summary naming the invalid fields, e.g. `json.seat: Not a valid integer.`."""
+    parts: list[str] = []
+
+    def walk(prefix: str, node: Any) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), value)
+        elif isinstance(node, list) and all(isinstance(item, str) for item in node):
+            parts.append(f"{prefix}: {' '.join(node)}")
+        elif isinstance(node, list):
+            for position, value in enumerate(node):
+                walk(f"{prefix}[{position}]", value)
+        else:
+            parts.append(f"{prefix}: {node}")
+
+    walk("", messages)
+    return "; ".join(parts[:5]) + ("; ..." if len(parts) > 5 else "") if parts else "Invalid."

@@ -1,0 +1,46 @@
+"""gunicorn settings shared by `loveletter serve`, `loveletter bench api` and the Docker image.
+
+gthread workers: each worker process answers several requests at once on threads, so long
+polls don't block other clients. LOVELETTER_WORKERS / LOVELETTER_THREADS override the defaults;
+command-line flags override this file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+DEFAULT_THREADS = 8
+
+
+def default_workers() -> int:
+    """One worker process per CPU, at least two."""
+    return max(2, os.cpu_count() or 1)
+
+
+worker_class = "gthread"
+workers = int(os.environ.get("LOVELETTER_WORKERS") or default_workers())
+threads = int(os.environ.get("LOVELETTER_THREADS") or DEFAULT_THREADS)
+timeout = 60  # gthread: a worker's heartbeat, not a request's length
+graceful_timeout = 10
+keepalive = 5
+control_socket_disable = True  # several servers on one machine would share its one path
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+
+def on_starting(server: Any) -> None:
+    """Start with an empty Prometheus multiprocess folder (stale files would add up)."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        Path(folder).mkdir(parents=True, exist_ok=True)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """Let Prometheus drop a dead worker's live gauges."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -1,0 +1,114 @@
+"""Prometheus metrics: HTTP requests and latencies, commands, conflicts, games by status.
+
+Under gunicorn, `loveletter serve` sets PROMETHEUS_MULTIPROC_DIR (before any import of
+prometheus_client) and every worker writes its samples there; /metrics then merges them. Without
+it, the process's own default registry is exposed. Games by status are read from the lobby
+index at scrape time.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Mapping
+
+from flask import Flask, Response, g, request
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily, Metric
+
+from events.connection import RedisClient
+from events.index import GameIndex
+from events.store import as_text
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+
+REQUESTS = Counter(
+    "loveletter_http_requests_total",
+    "HTTP requests answered, by route template, method and status",
+    ["endpoint", "method", "status"],
+)
+LATENCY = Histogram(
+    "loveletter_http_request_duration_seconds",
+    "Time to answer an HTTP request, by route template and method",
+    ["endpoint", "method"],
+    buckets=LATENCY_BUCKETS,
+)
+COMMANDS = Counter("loveletter_commands_total", "Game commands handled, by result", ["result"])
+CONFLICTS = Counter(
+    "loveletter_conflicts_total", "Appends refused because the game had moved on (409)"
+)
+
+
+def record_command(result: str) -> None:
+    """Count one game command by its result (e.g. "ok", "illegal", "conflict", "duplicate")."""
+    COMMANDS.labels(result=result).inc()
+
+
+def record_conflict() -> None:
+    """Count one stale-version conflict."""
+    CONFLICTS.inc()
+
+
+def install_request_metrics(app: Flask) -> None:
+    """Time every request and count it by route template, method and status."""
+
+    @app.before_request
+    def _start_timer() -> None:
+        g.loveletter_started = time.perf_counter()
+
+    @app.after_request
+    def _observe(response: Response) -> Response:
+        started = g.pop("loveletter_started", None)
+        endpoint = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
+        REQUESTS.labels(endpoint, request.method, str(response.status_code)).inc()
+        if started is not None:
+            LATENCY.labels(endpoint, request.method).observe(time.perf_counter() - started)
+        return response
+
+
+def games_by_status(redis_client: RedisClient, index: GameIndex) -> dict[str, int]:
+    """Number of games per status, from the lobby index's per-status sorted sets."""
+    statuses = sorted(as_text(name) for name in redis_client.smembers(index.prefix + "statuses"))
+    pipe = redis_client.pipeline(transaction=False)
+    for status in statuses:
+        pipe.zcard(f"{index.prefix}status:{status}")
+    return dict(zip(statuses, (int(count) for count in pipe.execute()), strict=True))
+
+
+def exposition(games: Mapping[str, int] | None) -> Response:
+    """The Prometheus text exposition of every metric (all gunicorn workers merged)."""
+    path = os.environ.get(MULTIPROC_ENV)
+    if path:
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry, path=path)
+        body = generate_latest(registry)
+    else:
+        body = generate_latest(REGISTRY)
+    if games is not None:
+        gauge = GaugeMetricFamily("loveletter_games", "Games in the lobby index, by status",
+                                  labels=["status"])  # fmt: skip
+        for status, count in sorted(games.items()):
+            gauge.add_metric([status], count)
+        body += generate_latest(_Static(gauge))
+    return Response(body, mimetype=None, content_type=CONTENT_TYPE_LATEST)
+
+
+class _Static(CollectorRegistry):
+    """A registry exposing one ready-made metric family."""
+
+    def __init__(self, family: GaugeMetricFamily) -> None:
+        super().__init__(auto_describe=False)
+        self._family = family
+
+    def collect(self) -> Iterator[Metric]:
+        """Yield the one family."""
+        yield self._family

@@ -1,0 +1,104 @@
+"""Redis-backed fixed-window rate limits, per client address and per seat.
+
+A window starts with a key's first request and lasts `Limit.seconds`: one Lua call increments
+the counter, sets its expiry when new, and returns the count and the time left. Keys are
+`{ns}:ratelimit:{bucket}:{address|seat}:{identity}`, one key per call (Redis Cluster safe).
+Over the limit: 429 problem+json `rate-limited` with `Retry-After` (whole seconds).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from flask import request
+
+from events.connection import RedisClient
+from service.config import Limit
+from service.errors import ApiError
+
+HIT_SCRIPT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}
+"""
+
+# The seat identity of the current request (e.g. a hash of its seat token), or None.
+SeatKey = Callable[[], str | None]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class RateLimiter:
+    """Counts hits per (bucket, scope, identity) in Redis and refuses those over the limit."""
+
+    def __init__(
+        self,
+        redis_client: RedisClient,
+        *,
+        namespace: str,
+        address_limit: Limit | None,
+        seat_limit: Limit | None,
+    ) -> None:
+        self.redis = redis_client
+        self.prefix = f"{namespace}:ratelimit:"
+        self.address_limit = address_limit
+        self.seat_limit = seat_limit
+        self._hit = redis_client.register_script(HIT_SCRIPT)
+
+    def hit(self, bucket: str, scope: str, identity: str, limit: Limit) -> None:
+        """Count one request; raise the 429 ApiError when it is over the limit."""
+        key = f"{self.prefix}{bucket}:{scope}:{identity}"
+        count, ttl_ms = self._hit(keys=[key], args=[limit.seconds * 1000])
+        if int(count) > limit.count:
+            retry_after = max(1, math.ceil(int(ttl_ms) / 1000))
+            raise ApiError(
+                429,
+                "rate-limited",
+                "Too many requests",
+                f"At most {limit.count} requests per {limit.seconds} s per {scope};"
+                f" retry in {retry_after} s.",
+                headers={"Retry-After": str(retry_after)},
+                scope=scope,
+            )
+
+    def check(self, bucket: str, address: str | None, seat: str | None) -> None:
+        """Count the request against its address's limit, then its seat's."""
+        if self.address_limit is not None and address:
+            self.hit(bucket, "address", address, self.address_limit)
+        if self.seat_limit is not None and seat:
+            self.hit(bucket, "seat", seat, self.seat_limit)
+
+
+def rate_limited(bucket: str = "default", *, seat: SeatKey | None = None) -> Callable[[F], F]:
+    """Decorate a view (outermost, above flask-smorest's decorators) to rate-limit it.
+
+    `bucket` separates counters of different kinds of calls (e.g. "commands", "lobby");
+    `seat` returns the request's seat identity, or None when it has none (address limit only).
+    """
+
+    def decorate(view: F) -> F:
+        @functools.wraps(view)
+        def limited(*args: Any, **kwargs: Any) -> Any:
+            from service.deps import services  # the app's limiter, built by create_app
+
+            identity = seat() if seat is not None else None
+            services().limiter.check(bucket, request.remote_addr, identity)
+            return view(*args, **kwargs)
+
+        _document_429(limited)
+        return cast(F, limited)
+
+    return decorate
+
+
+def _document_429(view: Any) -> None:
+    """Add the 429 response to the view's OpenAPI description (flask-smorest's `_apidoc`)."""
+    apidoc = copy.deepcopy(getattr(view, "_apidoc", {}))
+    responses = apidoc.setdefault("response", {}).setdefault("responses", {})
+    responses.setdefault(429, []).append("TOO_MANY_REQUESTS")
+    view._apidoc = apidoc

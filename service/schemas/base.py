@@ -1,0 +1,42 @@
+"""The base of every request/response schema, and the problem+json schema of every error."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+
+
+class Schema(ma.Schema):
+    """Base schema: unknown fields are an error (and `additionalProperties: false` in OpenAPI)."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+
+class ProblemSchema(ma.Schema):
+    """An RFC 9457 problem: the body of every error response (members beyond these allowed)."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "Stable URI of the problem kind: "
+            "https://loveletter.example/problems/<slug>",
+            "example": "https://loveletter.example/problems/not-found",
+        },
+    )
+    title = ma.fields.String(required=True, metadata={"description": "Short summary of the kind"})
+    status = ma.fields.Integer(required=True, metadata={"description": "The HTTP status code"})
+    detail = ma.fields.String(
+        required=True, metadata={"description": "What went wrong with this request"}
+    )
+    errors = ma.fields.Dict(
+        metadata={"description": "validation-error only: messages by location and field"}
+    )
+
+
+class HealthSchema(Schema):
+    """The body of a healthy /healthz."""
+
+    status = ma.fields.String(required=True, metadata={"example": "ok"})

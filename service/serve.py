@@ -1,0 +1,202 @@
+"""`loveletter serve`: gunicorn with the app, RQ worker(s), and the embedded Redis if needed.
+
+Children run in their own sessions (a terminal's Ctrl-C reaches only us) and get SIGTERM if we
+die; on SIGINT/SIGTERM we stop gunicorn, then the workers, then the embedded Redis.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import FrameType
+
+from events import connection
+from service.gunicorn_conf import DEFAULT_THREADS, default_workers
+from workers import QUEUE_NAME
+
+WSGI_APP = "service.wsgi:app"
+READY_TIMEOUT_SECONDS = 30.0
+STOP_TIMEOUT_SECONDS = 20.0
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """What `loveletter serve` was asked for."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = default_workers()
+    threads: int = DEFAULT_THREADS
+    rq_workers: int = 1
+
+
+def gunicorn_command(app: str, host: str, port: int, workers: int, threads: int) -> list[str]:
+    """The gunicorn command line (gthread workers, our config file) for a WSGI app path."""
+    return [
+        sys.executable, "-m", "gunicorn", app,
+        "--config", "python:service.gunicorn_conf",
+        "--bind", f"{host}:{port}",
+        "--workers", str(workers),
+        "--threads", str(threads),
+    ]  # fmt: skip
+
+
+def rq_worker_command(url: str) -> list[str]:
+    """The `rq worker` command line for our queue (with the scheduler, for deadlines)."""
+    queue = os.environ.get("LOVELETTER_QUEUE", QUEUE_NAME)
+    return [
+        sys.executable, "-m", "rq.cli", "worker",
+        "--url", url,
+        "--worker-class", "workers.worker.Worker",
+        "--with-scheduler",
+        queue,
+    ]  # fmt: skip
+
+
+def browser_host(host: str) -> str:
+    """The host to print in URLs: loopback for the wildcard addresses."""
+    return "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+
+
+class Child:
+    """A child process in its own session, stopped with SIGTERM and, if it hangs, SIGKILL."""
+
+    def __init__(
+        self, name: str, command: Sequence[str], env: Mapping[str, str], *, quiet: bool = False
+    ) -> None:
+        self.name = name
+        output = subprocess.DEVNULL if quiet else None
+        self.process = subprocess.Popen(
+            list(command),
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=output,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+
+    def alive(self) -> bool:
+        """True while the process runs."""
+        return self.process.poll() is None
+
+    def stop(self, timeout: float = STOP_TIMEOUT_SECONDS) -> None:
+        """SIGTERM, wait, then SIGKILL its whole process group; always reaped."""
+        if self.alive():
+            self.process.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout)
+        _kill_group(self.process.pid)
+        self.process.wait()
+
+
+def serve(options: ServeOptions) -> int:
+    """Run everything until SIGINT/SIGTERM (0) or until a child dies (1)."""
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, _setter(stop)) for sig in (signal.SIGINT, signal.SIGTERM)}
+    metrics_dir = tempfile.mkdtemp(prefix="loveletter-metrics-")
+    children: list[Child] = []
+    status = 0
+    try:
+        url = connection.redis_url()  # starts the embedded Redis here when REDIS_URL is unset
+        env = {**os.environ, "REDIS_URL": url, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
+        env["PYTHONUNBUFFERED"] = "1"
+        for number in range(options.rq_workers):
+            children.append(Child(f"rq worker {number + 1}", rq_worker_command(url), env))
+        command = gunicorn_command(
+            WSGI_APP, options.host, options.port, options.workers, options.threads
+        )
+        children.insert(0, Child("gunicorn", command, env))
+        base = f"http://{browser_host(options.host)}:{options.port}"
+        if wait_ready(base + "/healthz", children[0], stop):
+            print(banner(base, url, options), flush=True)
+        elif not stop.is_set() and children[0].alive():
+            print(f"loveletter serve: {base}/healthz does not answer yet", file=sys.stderr)
+        while not stop.is_set():
+            dead = [child.name for child in children if not child.alive()]
+            if dead:
+                print(f"loveletter serve: {', '.join(dead)} exited; stopping", file=sys.stderr)
+                status = 1
+                break
+            stop.wait(0.2)
+    finally:
+        for child in children:  # gunicorn first, then the workers
+            child.stop()
+        _stop_embedded_redis()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+    print("loveletter serve: stopped", flush=True)
+    return status
+
+
+def wait_ready(url: str, child: Child, stop: threading.Event) -> bool:
+    """True once url answers 200; False if the child exits, we're stopped, or time runs out."""
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    while time.monotonic() < deadline and child.alive() and not stop.is_set():
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return True
+        except (urllib.error.URLError, OSError):
+            pass
+        stop.wait(0.1)
+    return False
+
+
+def banner(base: str, redis_url: str, options: ServeOptions) -> str:
+    """Where to point a browser or curl."""
+    return "\n".join(
+        [
+            f"Love Letter API   {base}",
+            f"  docs            {base}/docs   (OpenAPI: {base}/openapi.json)",
+            f"  health          {base}/healthz   metrics: {base}/metrics",
+            f"  redis           {redis_url}",
+            f"  processes       gunicorn {options.workers}x{options.threads} threads,"
+            f" {options.rq_workers} rq worker(s) on queue '{QUEUE_NAME}'",
+            f"try:  curl -s {base}/healthz",
+            "Ctrl-C stops everything.",
+        ]
+    )
+
+
+def _setter(stop: threading.Event) -> Callable[[int, FrameType | None], None]:
+    """A signal handler that asks serve() to stop."""
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    return handle
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: get SIGTERM when the parent dies (Linux only)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL whatever is left of the process group pid leads (its forked workers)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _stop_embedded_redis() -> None:
+    """Stop the embedded Redis if connection.redis_url() started one in this process."""
+    server = connection._embedded
+    if server is not None:
+        server.stop()

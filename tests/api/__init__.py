@@ -1,0 +1,1 @@
+"""Tests of the HTTP service against a real Redis."""

@@ -1,0 +1,89 @@
+"""Fixtures for API tests: apps on a real Redis, each test in its own key namespace."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from events.connection import RedisClient, connect
+from events.redis_server import EmbeddedRedis, free_port
+from service.app import create_app
+
+DEFAULT_URL = "redis://127.0.0.1:6379/0"
+AppFactory = Callable[..., Flask]
+
+
+def _answers(url: str) -> bool:
+    """True when a Redis server answers PING at url."""
+    try:
+        client = connect(url)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except (redis.RedisError, OSError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """REDIS_URL, else 127.0.0.1:6379, else an embedded server started for this session."""
+    url = os.environ.get("REDIS_URL") or DEFAULT_URL
+    if _answers(url):
+        yield url
+        return
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis-api")) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def redis_client(redis_url: str) -> Iterator[RedisClient]:
+    """A client of the tests' Redis."""
+    client = connect(redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def namespace(redis_client: RedisClient) -> Iterator[str]:
+    """A key namespace of this test alone; its keys are deleted afterwards (never FLUSH*)."""
+    ns = f"test-api-{uuid.uuid4().hex[:12]}"
+    yield ns
+    for key in list(redis_client.scan_iter(match=f"{ns}:*", count=1000)):
+        redis_client.delete(key)
+
+
+@pytest.fixture
+def make_app(redis_url: str, namespace: str) -> AppFactory:
+    """Build an app on the tests' Redis and namespace; keyword arguments override config."""
+
+    def build(config: dict[str, Any] | None = None, **kwargs: Any) -> Flask:
+        base = {"REDIS_URL": redis_url, "LOVELETTER_NAMESPACE": namespace, "TESTING": True}
+        return create_app({**base, **(config or {})}, **kwargs)
+
+    return build
+
+
+@pytest.fixture
+def app(make_app: AppFactory) -> Flask:
+    """The app with its default settings."""
+    return make_app()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client of the default app."""
+    return app.test_client()
+
+
+@pytest.fixture
+def dead_redis_url() -> str:
+    """A redis:// URL where nothing listens."""
+    return f"redis://127.0.0.1:{free_port()}/0"

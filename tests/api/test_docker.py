@@ -1,0 +1,76 @@
+"""The Dockerfile and docker-compose.yml agree with the code (Docker itself can't run here)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from workers import QUEUE_NAME
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def compose() -> dict[str, Any]:
+    """docker-compose.yml, parsed."""
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return loaded
+
+
+def dockerfile_instruction(name: str) -> list[str]:
+    """The lines of the Dockerfile that start with an instruction (continuations joined)."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    return [line[len(name) :].strip() for line in text.splitlines() if line.startswith(name + " ")]
+
+
+def assert_wsgi_target(command: list[str]) -> None:
+    """A gunicorn command names an importable module:attribute and our config module."""
+    assert command[0] == "gunicorn"
+    module, _, attribute = command[1].partition(":")
+    assert hasattr(importlib.import_module(module), attribute) or module == "service.wsgi"
+    assert (ROOT / (module.replace(".", "/") + ".py")).exists()
+    config = command[command.index("--config") + 1]
+    assert config.startswith("python:")
+    importlib.import_module(config.removeprefix("python:"))
+    assert command[command.index("--bind") + 1] == "0.0.0.0:8000"
+
+
+def test_dockerfile_is_slim_non_root_and_runs_gunicorn() -> None:
+    assert dockerfile_instruction("FROM") == ["python:3.11-slim"]
+    users = dockerfile_instruction("USER")
+    assert users and users[-1] not in ("root", "0")
+    cmd = json.loads(dockerfile_instruction("CMD")[-1])
+    assert_wsgi_target(cmd)
+    copied = " ".join(dockerfile_instruction("COPY"))
+    for package in ("game", "events", "service", "workers", "pyproject.toml"):
+        assert package in copied
+
+
+def test_compose_has_redis_with_aof_api_and_worker() -> None:
+    services = compose()["services"]
+    assert set(services) >= {"redis", "api", "worker"}
+    redis = services["redis"]
+    assert redis["image"].startswith("redis:7")
+    assert "--appendonly" in redis["command"]
+    assert redis["command"][redis["command"].index("--appendonly") + 1] == "yes"
+    assert "healthcheck" in redis
+
+
+def test_compose_api_and_worker_use_the_code() -> None:
+    services = compose()["services"]
+    url = "redis://redis:6379/0"
+    api, worker = services["api"], services["worker"]
+    assert api["environment"]["REDIS_URL"] == url
+    assert worker["environment"]["REDIS_URL"] == url
+    assert_wsgi_target(api["command"])
+    assert api["command"] == json.loads(dockerfile_instruction("CMD")[-1])
+    assert api["image"] == worker["image"]
+    assert worker["command"][:2] == ["rq", "worker"]
+    assert worker["command"][-1] == QUEUE_NAME
+    assert worker["command"][worker["command"].index("--url") + 1] == url
+    assert re.search(r"/healthz", " ".join(api["healthcheck"]["test"]))
+    assert api["depends_on"]["redis"]["condition"] == "service_healthy"

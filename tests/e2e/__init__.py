@@ -1,0 +1,1 @@
+"""End-to-end tests: the `loveletter` command run as a real process."""

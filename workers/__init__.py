@@ -1,0 +1,3 @@
+"""RQ jobs run by `rq worker`: bot turns, turn deadlines, notifications."""
+
+QUEUE_NAME = "loveletter"
