@@ -127,9 +127,13 @@ class GameRepository:
 
         Raises IllegalCommand when the rules refuse it (nothing is appended then).
         """
-        game = loaded if loaded is not None else self.load(game_id, expected_version)
+        game = loaded if loaded is not None else self.load(game_id)
         if game.version != expected_version:
-            return Outcome("conflict", self.load(game_id))
+            seen = self.store.recall(game_id, idempotency_key) if idempotency_key else None
+            if seen is not None:  # a retry of an append that was made: its first answer
+                first = self.store.read(game_id, seen[0], seen[1])
+                return Outcome("duplicate", self.load(game_id, seen[1]), first)
+            return Outcome("conflict", self.load(game_id) if loaded is not None else game)
         events = tables.decide(game.table, command)
         now = time.time()
         record = {"command": encode_command(command), "at": now, **(meta or {})}

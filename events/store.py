@@ -111,6 +111,14 @@ class EventStore:
         status, first, last, current = self._append(keys=keys, args=args)
         return AppendResult(as_text(status), int(first), int(last), int(current))
 
+    def recall(self, game_id: str, idempotency_key: str) -> tuple[int, int] | None:
+        """The versions an append with this idempotency key wrote, if it is still remembered."""
+        seen = self.redis.get(self.idempotency_key(game_id, idempotency_key))
+        if seen is None:
+            return None
+        first, last = as_text(seen).split(":")
+        return int(first), int(last)
+
     def version(self, game_id: str) -> int:
         """The game's version: the number of events in its stream (0 when there are none)."""
         return int(self.redis.xlen(self.stream_key(game_id)))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from game import events as ev
+from game import table
 from game.state import GameState, Phase
 
 
@@ -64,11 +65,15 @@ class SeatView:
     set_aside: str | None  # public only once the round is over
     deck: tuple[str, ...] | None  # public only once the round is over
     game_winners: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...] | None = None  # every hand: the all-seeing audience only
 
 
-def view(state: GameState, seat: int | None) -> SeatView:
-    """Exactly what `seat` may know of `state` (a spectator: public information only)."""
-    live = state.phase is Phase.ROUND
+def view(state: GameState, seat: int | None, *, everything: bool = False) -> SeatView:
+    """Exactly what `seat` may know of `state` (a spectator: public information only).
+
+    `everything` is for those who may see the whole truth: auditors, and seats after the game.
+    """
+    live = state.phase is Phase.ROUND and not everything
     return SeatView(
         edition=state.edition.id,
         players=state.players,
@@ -110,10 +115,11 @@ def view(state: GameState, seat: int | None) -> SeatView:
         set_aside=None if live else state.set_aside,
         deck=None if live else state.deck,
         game_winners=state.game_winners,
+        hands=state.hands if everything else None,
     )
 
 
-def event_fields(event: ev.Event) -> dict[str, Any]:
+def event_fields(event: Any) -> dict[str, Any]:
     """An event as plain data: its `type` and every field (the auditor's view)."""
     data: dict[str, Any] = {"type": event.type}
     for field in fields(event):
@@ -121,11 +127,17 @@ def event_fields(event: ev.Event) -> dict[str, Any]:
     return data
 
 
-def redact(event: ev.Event, seat: int | None) -> dict[str, Any]:
-    """An event as `seat` may see it (None: a spectator); hidden cards become None."""
+def redact(event: Any, seat: int | None, *, everything: bool = False) -> dict[str, Any]:
+    """An event as `seat` may see it (None: a spectator); hidden cards become None.
+
+    `everything` shows all but the table's secrets (token hashes, webhook secrets), which
+    never leave the server.
+    """
     data = event_fields(event)
+    for name in _NEVER_SHOWN.get(type(event), ()):
+        data[name] = None
     hide = _PRIVATE.get(type(event))
-    if hide is not None:
+    if hide is not None and not everything:
         hide(data, seat)
     return data
 
@@ -155,10 +167,17 @@ def _round_started(data: dict[str, Any], seat: int | None) -> None:
 
 
 def _game_started(data: dict[str, Any], seat: int | None) -> None:
-    data["seed"] = None
+    data["seed"] = None  # the seed would predict every deal
 
+
+_NEVER_SHOWN: dict[type, tuple[str, ...]] = {
+    table.SeatTaken: ("token_hash",),
+    table.WebhookSet: ("secret",),
+}
 
 _PRIVATE: dict[type, Callable[[dict[str, Any], int | None], None]] = {
+    table.TableOpened: _game_started,
+    table.WebhookSet: _unless("seat", hidden=("url",)),
     ev.GameStarted: _game_started,
     ev.RoundStarted: _round_started,
     ev.TurnStarted: _unless("seat", hidden=("card",)),

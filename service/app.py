@@ -8,27 +8,41 @@ from __future__ import annotations
 
 import http
 import importlib
+import os
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from flask import Flask, request
 from flask_cors import CORS
 from flask_smorest import Api, Blueprint
 from flask_smorest.utils import prepare_response
+from rq import Queue
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import BaseConverter
 
 from events.connection import connect, redis_url
+from events.games import GameRepository
 from events.index import GameIndex
-from events.store import EventStore
+from events.snapshots import SnapshotStore
+from events.store import GAME_ID, EventStore
 from service import errors, metrics
 from service.config import Settings
 from service.deps import EXTENSION, Services, services
 from service.ratelimit import RateLimiter
 from service.schemas.base import ProblemSchema
+from workers.context import Context
+from workers.context import Settings as WorkerSettings
 
 # Modules defining a flask-smorest `blp`, registered in this order.
-BLUEPRINTS: tuple[str, ...] = ("service.blueprints.health",)
+BLUEPRINTS: tuple[str, ...] = (
+    "service.blueprints.health",
+    "service.blueprints.games",
+    "service.blueprints.seats",
+    "service.blueprints.commands",
+    "service.blueprints.feed",
+)
 
 API_TITLE = "Love Letter"
 API_VERSION = "1"
@@ -107,8 +121,10 @@ def create_app(
     if settings.trusted_proxies:
         hops = settings.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
-    app.extensions[EXTENSION] = build_services(settings)
+    app.extensions[EXTENSION] = build_services(settings, config or {})
+    app.url_map.converters["game_id"] = GameIdConverter
     api = LoveLetterApi(app)
+    api.register_converter(GameIdConverter, lambda _: GAME_ID_SCHEMA)
     for name in BLUEPRINTS:
         api.register_blueprint(importlib.import_module(name).blp)
     for blp in extra_blueprints:
@@ -116,23 +132,42 @@ def create_app(
     return app
 
 
-def build_services(settings: Settings) -> Services:
+GAME_ID_SCHEMA = {"type": "string", "pattern": f"^{GAME_ID.pattern}$"}
+
+
+class GameIdConverter(BaseConverter):
+    """A game id in a path (the store's own id pattern); others are a plain 404."""
+
+    regex = GAME_ID.pattern
+
+
+def build_services(settings: Settings, overrides: Mapping[str, Any] | None = None) -> Services:
     """The Redis client (REDIS_URL or the embedded server) and what is built on it."""
     client = connect(settings.redis_url or redis_url())
+    store = EventStore(
+        client,
+        namespace=settings.namespace,
+        idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
+    )
+    index = GameIndex(client, namespace=settings.namespace)
+    games = GameRepository(store, SnapshotStore(client, namespace=settings.namespace), index)
+    worker_settings = WorkerSettings.from_env({**os.environ, **(overrides or {})})
+    queue_client = connect(settings.queue_url) if settings.queue_url else client
     return Services(
         settings=settings,
         redis=client,
-        store=EventStore(
-            client,
-            namespace=settings.namespace,
-            idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
-        ),
-        index=GameIndex(client, namespace=settings.namespace),
+        store=store,
+        index=index,
         limiter=RateLimiter(
             client,
             namespace=settings.namespace,
             address_limit=settings.rate_limit_address,
             seat_limit=settings.rate_limit_seat,
+        ),
+        context=Context(
+            games,
+            Queue(worker_settings.queue, connection=queue_client),  # type: ignore[arg-type]
+            replace(worker_settings, namespace=settings.namespace),
         ),
     )
 

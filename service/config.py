@@ -11,6 +11,8 @@
 | `LOVELETTER_AUDITOR_TOKEN` | unset | bearer token of the auditor (no auditor when unset) |
 | `LOVELETTER_IDEMPOTENCY_TTL_SECONDS` | `604800` | how long an idempotency key is remembered |
 | `LOVELETTER_TRUSTED_PROXIES` | `0` | proxies in front whose X-Forwarded-For is trusted |
+| `LOVELETTER_QUEUE_URL` | `REDIS_URL` | a plain Redis for RQ jobs when the store is a cluster |
+| `LOVELETTER_QUEUE` | `loveletter` | the RQ queue bot, deadline and webhook jobs go to |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -49,6 +51,7 @@ class Settings:
     auditor_token: str | None = None
     idempotency_ttl_seconds: int = 7 * 24 * 3600
     trusted_proxies: int = 0
+    queue_url: str | None = None
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -71,6 +74,7 @@ class Settings:
                 get("IDEMPOTENCY_TTL_SECONDS"), default.idempotency_ttl_seconds
             ),
             trusted_proxies=_positive(get("TRUSTED_PROXIES"), 0, allow_zero=True),
+            queue_url=get("QUEUE_URL") or None,
         )
 
 

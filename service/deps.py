@@ -11,6 +11,7 @@ from events.index import GameIndex
 from events.store import EventStore
 from service.config import Settings
 from service.ratelimit import RateLimiter
+from workers.context import Context
 
 EXTENSION = "loveletter"
 
@@ -24,6 +25,7 @@ class Services:
     store: EventStore
     index: GameIndex
     limiter: RateLimiter
+    context: Context  # the command path: game repository and job queue
 
 
 def services(app: Flask | None = None) -> Services:

@@ -12,6 +12,7 @@ COMMAND_MODULES = (
     "service.cli.scenarios",
     "service.cli.bench",
     "service.cli.audit",
+    "service.cli.tournament",
     "service.cli.serve",
     "service.cli.openapi",
 )

@@ -40,3 +40,12 @@ class HealthSchema(Schema):
     """The body of a healthy /healthz."""
 
     status = ma.fields.String(required=True, metadata={"example": "ok"})
+
+
+class StrictBoolean(ma.fields.Boolean):
+    """A JSON true or false, nothing else ("yes" or 1 are refused)."""
+
+    def _deserialize(self, value: object, attr: str | None, data: object, **kwargs: object) -> bool:
+        if not isinstance(value, bool):
+            raise ma.ValidationError("Not a JSON boolean.")
+        return value

@@ -11,6 +11,7 @@ import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from rq import Queue
 
 from events.connection import RedisClient, connect
 from events.redis_server import EmbeddedRedis, free_port
@@ -53,9 +54,10 @@ def redis_client(redis_url: str) -> Iterator[RedisClient]:
 
 @pytest.fixture
 def namespace(redis_client: RedisClient) -> Iterator[str]:
-    """A key namespace of this test alone; its keys are deleted afterwards (never FLUSH*)."""
+    """A key namespace (and job queue) of this test alone; deleted afterwards (never FLUSH*)."""
     ns = f"test-api-{uuid.uuid4().hex[:12]}"
     yield ns
+    Queue(ns, connection=redis_client).empty()  # type: ignore[arg-type]
     for key in list(redis_client.scan_iter(match=f"{ns}:*", count=1000)):
         redis_client.delete(key)
 
@@ -65,7 +67,12 @@ def make_app(redis_url: str, namespace: str) -> AppFactory:
     """Build an app on the tests' Redis and namespace; keyword arguments override config."""
 
     def build(config: dict[str, Any] | None = None, **kwargs: Any) -> Flask:
-        base = {"REDIS_URL": redis_url, "LOVELETTER_NAMESPACE": namespace, "TESTING": True}
+        base = {
+            "REDIS_URL": redis_url,
+            "LOVELETTER_NAMESPACE": namespace,
+            "LOVELETTER_QUEUE": namespace,
+            "TESTING": True,
+        }
         return create_app({**base, **(config or {})}, **kwargs)
 
     return build

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from dataclasses import replace
 
@@ -31,9 +32,7 @@ def seated(name: str, seed: int, players: int) -> list[Policy]:
 
 def same_public(a: SeatView, b: SeatView) -> bool:
     """Two views that agree on all but the order of known facts."""
-    return replace(a, known=()) == replace(b, known=()) and (
-        Counter(a.known) == Counter(b.known)
-    )
+    return replace(a, known=()) == replace(b, known=()) and (Counter(a.known) == Counter(b.known))
 
 
 @pytest.mark.parametrize(("edition", "players"), GAME_SIZES)
@@ -214,3 +213,41 @@ def test_chancellor_keeps_the_best_card() -> None:
     state = step(state, PlayCard(0, "chancellor"))[1]
     command = make_policy("heuristic").choose(view(state, 0), legal_commands(state))
     assert getattr(command, "keep", None) == "countess"
+
+
+def test_search_finds_the_sure_guard_and_keeps_to_its_budget() -> None:
+    """Search uses what the Priest saw; a tiny time budget still yields a legal command fast."""
+    face_up = ("priest", "baron", "countess")
+    named = (*face_up, "priest", "prince", "handmaid", "spy", "guard", "king")
+    deck = ["handmaid", "spy", "guard", *rest_of_deck("2019", *named)]
+    state = rigged("2019", ["priest", "prince"], deck, "king", face_up)
+    state = step(state, PlayCard(0, "priest", (1,)))[1]
+    state = step(state, PlayCard(1, "spy"))[1]
+    legal = legal_commands(state)
+    command = make_policy("search", 1, Options(iterations=8)).choose(view(state, 0), legal)
+    assert command == PlayCard(0, "guard", (1,), "prince")
+    hurried = make_policy("search", 1, Options(budget_ms=1.0))
+    started = time.perf_counter()
+    assert hurried.choose(view(state, 0), legal) in legal
+    assert time.perf_counter() - started < 1.0
+
+
+def test_hand_odds_are_probabilities() -> None:
+    """Each seat's odds sum to one; a card seen by a Priest is certain; leaning keeps support."""
+    face_up = ("priest", "baron", "countess")
+    named = (*face_up, "priest", "prince", "handmaid", "spy", "guard", "king")
+    deck = ["handmaid", "spy", "guard", *rest_of_deck("2019", *named)]
+    state = rigged("2019", ["priest", "prince"], deck, "king", face_up)
+    before = Beliefs.from_view(view(state, 1))
+    assert sum(before.hand_odds(0).values()) == pytest.approx(1.0)
+    state = step(state, PlayCard(0, "priest", (1,)))[1]
+    state = step(state, PlayCard(1, "spy"))[1]
+    seen = Beliefs.from_view(view(state, 0))
+    assert seen.hand_odds(1) == {"prince": 1.0}
+    flat = Beliefs.from_view(view(state, 0), lean=False)
+    leaning = Beliefs.from_view(view(state, 0))
+    assert flat.hand_odds(1) == leaning.hand_odds(1) == {"prince": 1.0}
+    lean_odds = Beliefs.from_view(view(state, 1)).hand_odds(0)
+    flat_odds = Beliefs.from_view(view(state, 1), lean=False).hand_odds(0)
+    assert set(lean_odds) == set(flat_odds)
+    assert lean_odds["guard"] < flat_odds["guard"]  # below the Priest just played

@@ -90,3 +90,5 @@ def test_table_and_bad_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     assert "search" in out and "random" in out and "shared win" in out
     assert run_cli(["--bots", "nobody,random", "--games", "2"], capsys)[0] == 2
+    assert run_cli(["--games", "0"], capsys)[0] == 2
+    assert run_cli(["--edition", "premium", "--players", "2"], capsys)[0] == 2

@@ -1,0 +1,161 @@
+"""The `search` policy: determinized Monte Carlo search over worlds consistent with the view.
+
+Each iteration samples one hidden world (other hands, set-aside card, deck order) that agrees
+with everything the seat has seen, builds a GameState from it, and plays every candidate
+command there, then the rest of the round with the heuristic for every seat (each rollout seat
+deciding from its own view of the sampled world). The same world serves every candidate, so
+their scores differ by the command alone; weak candidates are dropped as worlds accumulate.
+
+Budget: `Options.iterations` fixes the number of worlds (reproducible); otherwise the search
+reads `time.perf_counter` and stops starting new worlds after `Options.budget_ms` (default 120).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from game.bots.base import Options, decision_rng
+from game.bots.beliefs import Beliefs
+from game.bots.heuristic import Judge
+from game.commands import Command
+from game.decide import step
+from game.legal import legal_commands
+from game.state import Decision, GameState, Knowledge, Phase
+from game.views import SeatView, view
+
+DEFAULT_BUDGET_MS = 120.0
+CANDIDATES = 6  # commands the heuristic ranks best are the only ones searched
+CULL_AT = (16, 40, 90)  # after this many worlds, keep the better half of the candidates
+PRIOR = 0.02  # the heuristic's own pick wins near-ties
+
+
+def sample_world(view: SeatView, beliefs: Beliefs, rng: random.Random) -> GameState:
+    """A full hidden state drawn at random among those consistent with `view`."""
+    edition = beliefs.edition
+    me = beliefs.you
+    pool = [card for card, count in beliefs.unseen.items() for _ in range(count)]
+    rng.shuffle(pool)
+    hands: list[tuple[str, ...]] = []
+    for seat in view.seats:
+        if seat.seat == me:
+            hands.append(tuple(view.hand or ()))
+        elif seat.seat in beliefs.held:
+            hands.append((beliefs.held[seat.seat],))
+        else:
+            hands.append(tuple(_draw(pool, beliefs, seat.seat, rng) for _ in range(seat.hand_size)))
+    set_aside = pool.pop() if pool else None
+    under = beliefs.under_deck
+    deck = (*pool, *under)
+    knowledge: list[Knowledge] = []
+    below = len(under)
+    for fact in view.known:
+        depth = 0
+        if fact.seat is None and fact.still_held and below:
+            below -= 1
+            depth = below  # the known cards lie at the bottom, in the order they were put there
+        knowledge.append(
+            Knowledge(
+                me, fact.seat, fact.card, fact.source, fact.round, fact.turn, fact.still_held, depth
+            )
+        )
+    decision = Decision(view.decision) if view.decision else Decision.PLAY
+    turn_seat = view.turn_seat if view.turn_seat is not None else me
+    return GameState(
+        edition=edition,
+        players=view.players,
+        seed="world",
+        tokens=tuple(seat.tokens for seat in view.seats),
+        phase=Phase.ROUND,
+        round=view.round,
+        turn=view.turn,
+        turn_seat=turn_seat,
+        decision=decision,
+        deciding_seat=view.current if decision is Decision.REDRAW else None,
+        hands=tuple(hands),
+        discards=tuple(seat.discards for seat in view.seats),
+        eliminated=tuple(seat.eliminated for seat in view.seats),
+        protected=tuple(seat.protected for seat in view.seats),
+        deck=deck,
+        set_aside=set_aside,
+        face_up=view.face_up,
+        sycophant=view.sycophant,
+        jesters=view.jesters,
+        knowledge=tuple(knowledge),
+        commitment=view.commitment,
+        round_winners=view.round_winners,
+        end_reason=view.end_reason,
+        showdown=view.showdown,
+    )
+
+
+def _draw(pool: list[str], beliefs: Beliefs, seat: int, rng: random.Random) -> str:
+    """Take `seat`'s card out of the shuffled pool, leaning as the beliefs do."""
+    weights = [beliefs.lean(seat, card) for card in pool]
+    index = rng.choices(range(len(pool)), weights)[0]
+    return pool.pop(index)
+
+
+def heuristic_move(state: GameState, legal: list[Command]) -> Command:
+    """What the heuristic plays for the seat to act, from that seat's view of the world."""
+    if len(legal) == 1:
+        return legal[0]
+    return Judge(view(state, state.current)).best(legal)
+
+
+def rollout(state: GameState, me: int, before: tuple[int, ...]) -> float:
+    """Play the round out with the heuristic; my tokens gained minus the best rival's."""
+    while state.phase is Phase.ROUND:
+        legal = legal_commands(state)
+        state = step(state, heuristic_move(state, legal))[1]
+    gains = [after - was for after, was in zip(state.tokens, before, strict=True)]
+    rivals = max((gain for seat, gain in enumerate(gains) if seat != me), default=0)
+    return float(gains[me] - rivals)
+
+
+def candidates(judge: Judge, legal: list[Command]) -> list[Command]:
+    """The commands worth searching, the heuristic's favourite first."""
+    ranked = sorted(legal, key=judge.score, reverse=True)
+    return ranked[:CANDIDATES]
+
+
+class SearchPolicy:
+    """Determinized search with heuristic rollouts; see the module's docstring for budgets."""
+
+    def __init__(self, seed: int | str = 0, options: Options | None = None) -> None:
+        self.seed = seed
+        options = options or Options()
+        self.iterations = options.iterations
+        self.budget_ms = options.budget_ms if options.budget_ms is not None else DEFAULT_BUDGET_MS
+
+    def choose(self, view: SeatView, legal: list[Command]) -> Command:
+        """The candidate with the best average result over the sampled worlds."""
+        if len(legal) == 1:
+            return legal[0]
+        beliefs = Beliefs.from_view(view)
+        judge = Judge(view, beliefs)
+        alive = candidates(judge, legal)
+        if len(alive) == 1 or view.you is None:
+            return alive[0]
+        rng = decision_rng(self.seed, view)
+        totals = dict.fromkeys(alive, 0.0)
+        before = tuple(seat.tokens for seat in view.seats)
+        deadline = time.perf_counter() + self.budget_ms / 1000.0
+        worlds = 0
+        while self._more(worlds, deadline):
+            world = sample_world(view, beliefs, rng)
+            for command in alive:
+                totals[command] += rollout(step(world, command)[1], view.you, before)
+            worlds += 1
+            if worlds in CULL_AT and len(alive) > 2:
+                alive.sort(key=lambda c: totals[c], reverse=True)
+                alive = alive[: max(2, (len(alive) + 1) // 2)]
+        favourite = candidates(judge, legal)[0]
+        return max(
+            alive, key=lambda c: totals[c] / max(worlds, 1) + (PRIOR if c == favourite else 0.0)
+        )
+
+    def _more(self, worlds: int, deadline: float) -> bool:
+        if self.iterations is not None:
+            return worlds < self.iterations
+        return worlds == 0 or time.perf_counter() < deadline

@@ -1,0 +1,48 @@
+"""The event feed of a game, redacted for its audience, with long polling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from game.views import redact
+from service.auth import audience
+from service.schemas.games import FeedQuerySchema, FeedSchema
+from service.tables import games, load, with_etag
+
+blp = Blueprint("feed", __name__, url_prefix="/games", description="Event feeds")
+
+
+@blp.route("/<game_id:game_id>/events")
+class Feed(MethodView):
+    """What happened, as the asking audience may know it."""
+
+    @blp.arguments(FeedQuerySchema, location="query")
+    @blp.response(200, FeedSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """Events after version `after` (a seat: its own view of them; no token: public ones;
+        the seats and the auditor, once the game is over: all). With `wait`, block up to that
+        many seconds until something happens."""
+        loaded, table = load(game_id)
+        who = audience(table)
+        repository = games()
+        after = query["after"]
+        if query["wait"] > 0 and loaded.version <= after:
+            repository.store.follow(game_id, after, query["wait"])
+        stored = repository.store.read(game_id, after + 1, after + query["limit"])
+        events = [
+            {"version": item.version, **redact(
+                repository.vocabulary.decode(item.event), who.seat, everything=who.everything
+            )}
+            for item in stored
+        ]  # fmt: skip
+        head = max(loaded.version, stored[-1].version if stored else 0)
+        response = jsonify({"version": head, "events": events})
+        response.headers["Vary"] = "Authorization"
+        return with_etag(response, head)

@@ -1,0 +1,121 @@
+"""Games: create one, list the lobby, look at one (as a seat or a spectator), replay it."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Response, jsonify, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from game.table import OpenTable, TakeSeat
+from service import auth
+from service.auth import audience
+from service.deps import services
+from service.errors import ApiError
+from service.ratelimit import rate_limited
+from service.schemas.games import (
+    CreatedGameSchema,
+    CreateGameSchema,
+    GameListQuerySchema,
+    GameListSchema,
+    ViewSchema,
+)
+from service.tables import load, new_game_id, run, table_json, view_json, with_etag
+
+blp = Blueprint("games", __name__, url_prefix="/games", description="Games and their views")
+
+
+@blp.route("")
+class Games(MethodView):
+    """The lobby."""
+
+    @blp.arguments(GameListQuerySchema, location="query")
+    @blp.response(200, GameListSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Games, most recently active first; filter by edition, status and open seats."""
+        found = services().index.query(
+            status=query.get("status"),
+            edition=query.get("edition"),
+            has_open_seats=query.get("open"),
+            limit=query["limit"],
+            offset=query["offset"],
+        )
+        return {"games": [{"id": game_id, **vars(summary)} for game_id, summary in found]}
+
+    @rate_limited("lobby")
+    @blp.arguments(CreateGameSchema)
+    @blp.response(201, CreatedGameSchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def post(self, body: dict[str, Any]) -> Response:
+        """Create a game; the creator takes the first human seat and gets its secret token."""
+        bots = tuple(None if seat == "human" else seat for seat in body["seats"])
+        token = None
+        host = None
+        if "name" in body and None in bots:
+            token = auth.new_token()
+            host = TakeSeat(bots.index(None), body["name"], auth.token_hash(token))
+        command = OpenTable(
+            edition=body["edition"],
+            bots=bots,
+            seed=body.get("seed") or secrets.token_hex(16),
+            first_player=body.get("first_player"),
+            turn_seconds=body.get("turn_seconds"),
+            on_timeout=body["on_timeout"],
+            autostart=body["autostart"],
+            host=host,
+        )
+        game_id = new_game_id()
+        outcome = run(game_id, command, expected=0, key=None, meta={"by": "creator"})
+        created = {
+            "game": table_json(game_id, outcome.game),
+            "seat": None if host is None else host.seat,
+            "token": token,
+        }
+        response = jsonify(CreatedGameSchema().dump(created))
+        response.status_code = 201
+        response.headers["Location"] = url_for("games.Game", game_id=game_id)
+        return with_etag(response, outcome.game.version)
+
+
+@blp.route("/<game_id:game_id>")
+class Game(MethodView):
+    """One game, as the asking audience may see it."""
+
+    @blp.response(200, ViewSchema)
+    @blp.alt_response(304, description="Not modified since the version in If-None-Match")
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, game_id: str) -> Response:
+        """Without a token: the public view. With a seat's token: that seat's view and its
+        legal commands. The ETag is the game's version; If-None-Match gives 304."""
+        loaded, table = load(game_id)
+        body = view_json(game_id, loaded, audience(table))
+        response = jsonify(ViewSchema().dump(body))
+        response.headers["Vary"] = "Authorization"
+        return with_etag(response, loaded.version)
+
+
+@blp.route("/<game_id:game_id>/versions/<int:version>")
+class Replay(MethodView):
+    """A game as it was after any version: replay for the same audiences."""
+
+    @blp.response(200, ViewSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, game_id: str, version: int) -> Response:
+        """The view at `version` for the asking audience (everything, once the game is over)."""
+        head, table = load(game_id)
+        if not 1 <= version <= head.version:
+            raise ApiError(
+                404,
+                "version-not-found",
+                "Not found",
+                f"Game {game_id} has versions 1 to {head.version}.",
+            )
+        who = audience(table)
+        then, _ = load(game_id, version)
+        response = jsonify(ViewSchema().dump(view_json(game_id, then, who)))
+        response.headers["Vary"] = "Authorization"
+        return with_etag(response, version)

@@ -1,0 +1,164 @@
+"""Seats: join a game, leave it before it starts, start it, play again, set a webhook."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Response, jsonify
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from events.games import Outcome
+from game.table import BeginGame, LeaveSeat, PlayAgain, SetWebhook, Table, TakeSeat
+from service import auth
+from service.auth import Audience, request_seat_key, require_seat
+from service.errors import ApiError
+from service.ratelimit import rate_limited
+from service.schemas.games import (
+    JoinSchema,
+    SeatTokenSchema,
+    ViewSchema,
+    WebhookCreatedSchema,
+    WebhookSchema,
+)
+from service.tables import context, load, run, view_json, with_etag
+from workers.webhooks import new_secret, url_problem
+
+blp = Blueprint("seats", __name__, url_prefix="/games", description="Seats at a game")
+ATTEMPTS = 5  # lobby calls apply to the latest version, retrying when another one lands first
+
+
+def run_latest(game_id: str, make: Callable[[Table], Any], meta: dict[str, Any]) -> Outcome:
+    """Decide a lobby command on the game's latest version (retrying after a conflict)."""
+    for _ in range(ATTEMPTS):
+        loaded, table = load(game_id)
+        try:
+            return run(game_id, make(table), expected=loaded.version, key=None, meta=meta,
+                       loaded=loaded)  # fmt: skip
+        except ApiError as error:
+            if error.type_slug != "stale-version":
+                raise
+    raise ApiError(503, "busy", "Busy", "The game is changing fast; try again.",
+                   headers={"Retry-After": "1"})  # fmt: skip
+
+
+@blp.route("/<game_id:game_id>/seats")
+class Seats(MethodView):
+    """Join a game."""
+
+    @rate_limited("lobby")
+    @blp.arguments(JoinSchema)
+    @blp.response(201, SeatTokenSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Take an open human seat; the answer holds the seat's secret token (shown once)."""
+        token = auth.new_token()
+        outcome = run_latest(
+            game_id,
+            lambda _: TakeSeat(body.get("seat"), body["name"], auth.token_hash(token)),
+            {"by": "player"},
+        )
+        table = outcome.game.table
+        assert table is not None
+        seat = auth.seat_of(table, token)
+        return {"seat": seat, "token": token}
+
+
+@blp.route("/<game_id:game_id>/seats/<int:seat>")
+class Seat(MethodView):
+    """Leave a seat."""
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.response(204)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    def delete(self, game_id: str, seat: int) -> None:
+        """Leave your seat before the game starts (with that seat's token)."""
+        _, table = load(game_id)
+        _own(table, seat)
+        run_latest(game_id, lambda _: LeaveSeat(seat), {"by": "seat", "seat": seat})
+
+
+@blp.route("/<game_id:game_id>/start")
+class Start(MethodView):
+    """Start a game that does not start by itself."""
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.response(200, ViewSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    def post(self, game_id: str) -> Response:
+        """Any seated player starts the game once every seat is taken."""
+        _, table = load(game_id)
+        seat = require_seat(table)
+        outcome = run_latest(game_id, lambda _: BeginGame(), {"by": "seat", "seat": seat})
+        return _seat_view(game_id, outcome, seat)
+
+
+@blp.route("/<game_id:game_id>/rematch")
+class Rematch(MethodView):
+    """Play again at the same table."""
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.response(200, ViewSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    def post(self, game_id: str) -> Response:
+        """Once the game is over, any seated player deals a new game with the same seats."""
+        _, table = load(game_id)
+        seat = require_seat(table)
+        outcome = run_latest(game_id, lambda _: PlayAgain(), {"by": "seat", "seat": seat})
+        return _seat_view(game_id, outcome, seat)
+
+
+@blp.route("/<game_id:game_id>/seats/<int:seat>/webhook")
+class Webhook(MethodView):
+    """A seat's "your turn" webhook."""
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.arguments(WebhookSchema)
+    @blp.response(200, WebhookCreatedSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
+        """Have the seat told, by a signed POST, whenever it must act; the secret is shown once."""
+        _, table = load(game_id)
+        _own(table, seat)
+        allow_private = context().settings.webhook_allow_private
+        problem = url_problem(body["url"], allow_private=allow_private)
+        if problem is not None:
+            raise ApiError(422, "webhook-url-refused", "Webhook URL refused", problem)
+        secret = new_secret()
+        command = SetWebhook(seat, body["url"], secret)
+        run_latest(game_id, lambda _: command, {"by": "seat", "seat": seat})
+        return {"url": body["url"], "secret": secret}
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.response(204)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    def delete(self, game_id: str, seat: int) -> None:
+        """Stop the seat's webhook."""
+        _, table = load(game_id)
+        _own(table, seat)
+        run_latest(game_id, lambda _: SetWebhook(seat, None), {"by": "seat", "seat": seat})
+
+
+def _own(table: Table, seat: int) -> None:
+    """401 without a valid token; 403 when the token is another seat's."""
+    if require_seat(table) != seat:
+        raise ApiError(403, "forbidden", "Forbidden", f"Your token is not seat {seat}'s.")
+
+
+def _seat_view(game_id: str, outcome: Outcome, seat: int) -> Response:
+    response = jsonify(ViewSchema().dump(view_json(game_id, outcome.game, Audience(seat))))
+    return with_etag(response, outcome.game.version)

@@ -1,0 +1,120 @@
+"""RQ jobs. Each carries the game version it was scheduled for and does nothing once the game
+has moved on, so duplicated, retried or late jobs never move twice."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from datetime import UTC, datetime
+
+import requests
+
+from events.games import LoadedGame
+from game.bots import Options, make_policy
+from game.legal import legal_commands
+from game.table import TimeOut
+from game.views import view
+from workers.context import current
+from workers.path import submit
+from workers.webhooks import headers, url_problem
+
+log = logging.getLogger(__name__)
+
+STALE = "stale"
+
+
+def _waiting_on(game: LoadedGame, version: int, seat: int) -> bool:
+    """Whether the game is still at `version` with `seat` to act."""
+    table = game.table
+    return (
+        game.version == version
+        and table is not None
+        and table.game is not None
+        and table.game.current == seat
+    )
+
+
+def bot_turn(game_id: str, version: int, seat: int) -> str:
+    """Let a bot seat act: its policy sees only its seat's view and the legal commands."""
+    ctx = current()
+    game = ctx.games.load(game_id)
+    if not _waiting_on(game, version, seat):
+        return STALE
+    assert game.table is not None and game.table.game is not None
+    state = game.table.game
+    policy_name = game.table.seats[seat].bot or "heuristic"
+    policy = make_policy(policy_name, f"{game_id}/{seat}", Options(ctx.settings.bot_budget_ms))
+    command = policy.choose(view(state, seat), legal_commands(state))
+    outcome = submit(
+        ctx,
+        game_id,
+        command,
+        expected_version=version,
+        idempotency_key=f"bot-{version}",
+        meta={"by": "bot", "seat": seat, "policy": policy_name},
+        loaded=game,
+    )
+    return outcome.status
+
+
+def turn_deadline(game_id: str, version: int, seat: int) -> str:
+    """A human's time ran out: the heuristic moves for it, or it forfeits, as the table says."""
+    ctx = current()
+    game = ctx.games.load(game_id)
+    if not _waiting_on(game, version, seat):
+        return STALE
+    assert game.table is not None and game.table.game is not None
+    state = game.table.game
+    move = None
+    if game.table.on_timeout == "bot":
+        policy = make_policy("heuristic", f"{game_id}/{seat}/timeout")
+        move = policy.choose(view(state, seat), legal_commands(state))
+    outcome = submit(
+        ctx,
+        game_id,
+        TimeOut(seat, move),  # type: ignore[arg-type]
+        expected_version=version,
+        idempotency_key=f"timeout-{version}",
+        meta={"by": "timeout", "seat": seat},
+        loaded=game,
+    )
+    return outcome.status
+
+
+def deliver_webhook(game_id: str, version: int, seat: int) -> str:
+    """Tell a seat it must act: a thin, signed POST; an error makes RQ retry it with backoff."""
+    ctx = current()
+    game = ctx.games.load(game_id)
+    if not _waiting_on(game, version, seat):
+        return STALE
+    assert game.table is not None and game.table.game is not None
+    seated = game.table.seats[seat]
+    if seated.webhook is None or seated.webhook_secret is None:
+        return "no-webhook"
+    problem = url_problem(seated.webhook, allow_private=ctx.settings.webhook_allow_private)
+    if problem is not None:
+        log.warning("webhook of %s seat %s refused: %s", game_id, seat, problem)
+        return "refused"
+    now = int(time.time())
+    payload = {
+        "type": "turn.ready",
+        "timestamp": datetime.fromtimestamp(now, UTC).isoformat(),
+        "data": {
+            "game": game_id,
+            "seat": seat,
+            "version": version,
+            "decision": game.table.game.decision,
+        },
+    }
+    body = json.dumps(payload, separators=(",", ":")).encode()
+    message_id = f"msg_{game_id}_{version}_{seat}"
+    response = requests.post(
+        seated.webhook,
+        data=body,
+        headers=headers(seated.webhook_secret, message_id, now, body),
+        timeout=ctx.settings.webhook_timeout,
+        allow_redirects=False,
+    )
+    response.raise_for_status()
+    return "delivered"
