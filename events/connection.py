@@ -35,10 +35,30 @@ def redis_url() -> str:
         url = os.environ.get("REDIS_URL")
         if url:
             return url
+        folder = data_dir() / "redis"
+        running = _running_elsewhere(folder)
+        if running is not None:  # e.g. `loveletter export` while `loveletter serve` runs
+            os.environ["REDIS_URL"] = running
+            return running
         if _embedded is None:
-            _embedded = EmbeddedRedis(data_dir() / "redis").start()
+            _embedded = EmbeddedRedis(folder).start()
         os.environ["REDIS_URL"] = _embedded.url  # children (gunicorn, rq) share this server
         return _embedded.url
+
+
+def _running_elsewhere(folder: Path) -> str | None:
+    """The URL of an embedded Redis another process runs on this folder, if it answers."""
+    path = folder / "url"
+    if _embedded is not None or not path.exists():
+        return None
+    url = path.read_text(encoding="utf-8").strip()
+    client = redis.Redis.from_url(url, socket_connect_timeout=0.5)
+    try:
+        return url if client.ping() else None
+    except (redis.RedisError, OSError):
+        return None
+    finally:
+        client.close()
 
 
 def connect(url: str | None = None) -> RedisClient:

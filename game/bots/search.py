@@ -45,20 +45,11 @@ def sample_world(view: SeatView, beliefs: Beliefs, rng: random.Random) -> GameSt
         else:
             hands.append(tuple(_draw(pool, beliefs, seat.seat, rng) for _ in range(seat.hand_size)))
     set_aside = pool.pop() if pool else None
-    under = beliefs.under_deck
-    deck = (*pool, *under)
-    knowledge: list[Knowledge] = []
-    below = len(under)
-    for fact in view.known:
-        depth = 0
-        if fact.seat is None and fact.still_held and below:
-            below -= 1
-            depth = below  # the known cards lie at the bottom, in the order they were put there
-        knowledge.append(
-            Knowledge(
-                me, fact.seat, fact.card, fact.source, fact.round, fact.turn, fact.still_held, depth
-            )
-        )
+    deck = _deck(view, pool)
+    knowledge = [
+        Knowledge(me, f.seat, f.card, f.source, f.round, f.turn, f.still_held, f.depth)
+        for f in view.known
+    ]
     decision = Decision(view.decision) if view.decision else Decision.PLAY
     turn_seat = view.turn_seat if view.turn_seat is not None else me
     return GameState(
@@ -87,6 +78,17 @@ def sample_world(view: SeatView, beliefs: Beliefs, rng: random.Random) -> GameSt
         end_reason=view.end_reason,
         showdown=view.showdown,
     )
+
+
+def _deck(view: SeatView, pool: list[str]) -> tuple[str, ...]:
+    """The deck: the cards this seat put under it exactly where they lie, the pool around them."""
+    known = {f.depth: f.card for f in view.known if f.seat is None and f.still_held}
+    size = view.deck_size
+    if len(pool) + len(known) != size or any(depth >= size for depth in known):
+        return (*pool, *known.values())  # counts disagree: keep the known cards at the bottom
+    rest = iter(pool)
+    return tuple(known[size - 1 - index] if size - 1 - index in known else next(rest)
+                 for index in range(size))  # fmt: skip
 
 
 def _draw(pool: list[str], beliefs: Beliefs, seat: int, rng: random.Random) -> str:

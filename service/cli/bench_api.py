@@ -5,7 +5,9 @@ Redis (REDIS_URL or the embedded one), in a fresh key namespace deleted afterwar
 threads (one simulated game each, one keep-alive connection each) call a driver in a loop, the
 two sides taking turns over several rounds so that machine noise hits both alike. A driver
 factory `make(base_url) -> callable` is set up once per client (untimed); each call of the
-callable is one timed request.
+callable is one timed request. A driver may also have `prepare() -> int`, called untimed before
+each call (e.g. to start a new game), returning how many requests it sent; those are counted
+apart, and their time stays inside the measured window (requests/s is over wall-clock time).
 """
 
 from __future__ import annotations
@@ -33,10 +35,8 @@ DriverFactory = Callable[[str], Callable[[], object]]
 
 BARE_APP = "service.bench_bare:app"
 BARE_DRIVER = "service.bench_bare:make_driver"
-# The lead points these at the real app and its game driver once the game endpoints exist:
-# COMMAND_APP = "service.wsgi:app"; COMMAND_DRIVER = "service.bench_driver:make_game_driver".
-COMMAND_APP = BARE_APP
-COMMAND_DRIVER = BARE_DRIVER
+COMMAND_APP = "service.wsgi:app"
+COMMAND_DRIVER = "service.bench_games:make_game_driver"  # real commands of 2-player games
 THROUGHPUT_TARGET = 0.5
 P99_TARGET = 4.0
 NO_LIMIT = "1000000000/1s"  # limits stay on (their cost is measured) but never bite
@@ -54,6 +54,7 @@ class Measurement:
     requests_per_second: float
     p50_ms: float
     p99_ms: float
+    untimed_requests: int = 0  # sent by the drivers' prepare() (e.g. starting new games)
 
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
@@ -157,6 +158,7 @@ class Side:
         self.calls = [factory(base_url) for _ in range(clients)]  # set-up, not timed
         self.latencies: list[float] = []
         self.errors = 0
+        self.untimed_requests = 0
         self.seconds = 0.0
         self._lock = threading.Lock()
 
@@ -166,9 +168,15 @@ class Side:
 
         def client(call: Callable[[], object]) -> None:
             mine: list[float] = []
-            failed = 0
-            while (started := time.perf_counter()) < end:
+            failed = untimed = 0
+            prepare: Callable[[], int] | None = getattr(call, "prepare", None)
+            while time.perf_counter() < end:
                 try:
+                    if prepare is not None:
+                        untimed += prepare()
+                    started = time.perf_counter()
+                    if started >= end:
+                        break
                     call()
                 except Exception:
                     failed += 1
@@ -178,6 +186,7 @@ class Side:
                 with self._lock:
                     self.latencies.extend(mine)
                     self.errors += failed
+                    self.untimed_requests += untimed
 
         threads = [
             threading.Thread(target=client, args=(call,), daemon=True) for call in self.calls
@@ -199,6 +208,7 @@ class Side:
             requests_per_second=round(len(self.latencies) / max(self.seconds, 1e-9), 1),
             p50_ms=round(_percentile(self.latencies, 50) * 1000, 3),
             p99_ms=round(_percentile(self.latencies, 99) * 1000, 3),
+            untimed_requests=self.untimed_requests,
         )
 
 
@@ -217,13 +227,14 @@ def table(result: Mapping[str, Any]) -> str:
         f" in {result['rounds']} alternating rounds,"
         f" gunicorn {gunicorn['workers']} {gunicorn['worker_class']} workers"
         f" x {gunicorn['threads']} threads",
-        f"  {'side':<10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}  app / driver",
+        f"  {'side':<10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}{'untimed':>9}"
+        "  app / driver",
     ]
     for side in ("bare", "commands"):
         row = result[side]
         lines.append(
             f"  {side:<10}{row['requests_per_second']:>10}{row['p50_ms']:>10}{row['p99_ms']:>10}"
-            f"{row['errors']:>8}  {row['app']} / {row['driver']}"
+            f"{row['errors']:>8}{row.get('untimed_requests', 0):>9}  {row['app']} / {row['driver']}"
         )
     lines.append(
         f"  throughput ratio {result['throughput_ratio']} (target >= {THROUGHPUT_TARGET}),"

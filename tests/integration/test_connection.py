@@ -69,3 +69,25 @@ def test_connect_picks_the_client_class(redis_url: str, cluster_url: str) -> Non
     finally:
         single.close()
         cluster.close()
+
+
+def test_a_second_process_uses_the_embedded_server_already_running(
+    tmp_path: Path, subprocess_env: dict[str, str]
+) -> None:
+    """`loveletter export` while `loveletter serve` runs: the same folder, the same server."""
+    env = {**subprocess_env, "LOVELETTER_DATA_DIR": str(tmp_path / "data")}
+    code = """
+        import subprocess, sys
+        from events import connection
+        url = connection.redis_url()
+        connection.connect().set("shared", "yes")
+        child = (
+            "import os; os.environ.pop('REDIS_URL', None); from events import connection;"
+            "print(connection.redis_url(), connection.connect().get('shared'), connection._embedded)"
+        )
+        out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+        print(url, out.stdout.strip())
+    """
+    url, child_url, shared, embedded = run_python(code, env, tmp_path)
+    assert child_url == url and shared == "b'yes'" and embedded == "None"
+    assert not (tmp_path / "data" / "redis" / "url").exists()  # removed when it stopped
