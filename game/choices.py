@@ -17,16 +17,18 @@ NUMBERS = tuple(n for n in range(10) if n != 1)
 
 def countess_required(edition: Edition, hand: tuple[str, ...]) -> bool:
     """Whether this hand must play the Countess."""
-    return "countess" in hand and any(card in edition.countess_forced_by for card in hand)
+    return "countess" in hand and not edition.countess_forced_by.isdisjoint(hand)
 
 
 def choosable_others(state: GameState, seat: int) -> tuple[int, ...]:
     """Other seats a card may choose: still in the round and not protected."""
     eliminated, protected = state.eliminated, state.protected
     return tuple(
-        other
-        for other in range(len(eliminated))
-        if other != seat and not eliminated[other] and not protected[other]
+        [
+            other
+            for other in range(len(eliminated))
+            if other != seat and not eliminated[other] and not protected[other]
+        ]
     )
 
 

@@ -76,12 +76,22 @@ def _start_game(em: Emitter, command: StartGame) -> None:
     _deal(em, first, command.deal)
 
 
-def _start_round(em: Emitter, command: StartRound) -> None:
-    state = em.state
+def _game_on(state: GameState | None) -> GameState:
+    """The state of a game that has started and is not over."""
     if state is None:
         raise IllegalCommand("game-not-started", "This game has not started.")
     if state.phase is Phase.OVER:
         raise IllegalCommand("game-over", "This game is over.")
+    return state
+
+
+def _check_seat(state: GameState, seat: int) -> None:
+    if isinstance(seat, bool) or not 0 <= seat < len(state.players):
+        raise IllegalCommand("unknown-seat", f"There is no seat {seat!r}.")
+
+
+def _start_round(em: Emitter, command: StartRound) -> None:
+    state = _game_on(em.state)
     if state.phase is Phase.ROUND:
         raise IllegalCommand("round-in-progress", "The current round is still being played.")
     winners = state.round_winners or tuple(range(len(state.players)))
@@ -140,14 +150,10 @@ def _check_deal(edition: Edition, players: int, deal: Deal) -> None:
 
 def _check_turn(state: GameState | None, seat: int, wanted: Decision) -> GameState:
     """The state, if `seat` is the one that must make decision `wanted` now."""
-    if state is None:
-        raise IllegalCommand("game-not-started", "This game has not started.")
-    if state.phase is Phase.OVER:
-        raise IllegalCommand("game-over", "This game is over.")
+    state = _game_on(state)
     if state.phase is not Phase.ROUND:
         raise IllegalCommand("round-over", "The round is over; the next one is not dealt yet.")
-    if isinstance(seat, bool) or not 0 <= seat < len(state.players):
-        raise IllegalCommand("unknown-seat", f"There is no seat {seat!r}.")
+    _check_seat(state, seat)
     if seat != state.current:
         raise IllegalCommand("not-your-turn", f"It is {state.players[state.current or 0]}'s turn.")
     if state.decision is not wanted:
@@ -210,13 +216,8 @@ def _answer_redraw(em: Emitter, command: AnswerRedraw) -> None:
 
 
 def _forfeit(em: Emitter, command: Forfeit) -> None:
-    state = em.state
-    if state is None:
-        raise IllegalCommand("game-not-started", "This game has not started.")
-    if state.phase is Phase.OVER:
-        raise IllegalCommand("game-over", "This game is over.")
-    if isinstance(command.seat, bool) or not 0 <= command.seat < len(state.players):
-        raise IllegalCommand("unknown-seat", f"There is no seat {command.seat!r}.")
+    state = _game_on(em.state)
+    _check_seat(state, command.seat)
     if command.seat in state.forfeited:
         raise IllegalCommand("already-forfeited", "This seat has already given the game up.")
     forfeit(em, command.seat)

@@ -24,7 +24,9 @@ def fold(events: Iterable[ev.Event], state: GameState | None = None) -> GameStat
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
 
 
 def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:

@@ -7,12 +7,15 @@ import json
 import logging
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 import requests
 
 from events.games import LoadedGame
 from game.bots import Options, make_policy
+from game.commands import Command
 from game.legal import legal_commands
+from game.state import GameState
 from game.table import TimeOut
 from game.views import view
 from workers.context import current
@@ -35,6 +38,12 @@ def _waiting_on(game: LoadedGame, version: int, seat: int) -> bool:
     )
 
 
+def _choose(policy_name: str, seed: str, state: GameState, seat: int, budget_ms: float) -> Command:
+    """What a policy plays for `seat`, from that seat's view alone."""
+    policy = make_policy(policy_name, seed, Options(budget_ms))
+    return policy.choose(view(state, seat), legal_commands(state))
+
+
 def bot_turn(game_id: str, version: int, seat: int) -> str:
     """Let a bot seat act: its policy sees only its seat's view and the legal commands."""
     ctx = current()
@@ -42,20 +51,10 @@ def bot_turn(game_id: str, version: int, seat: int) -> str:
     if not _waiting_on(game, version, seat):
         return STALE
     assert game.table is not None and game.table.game is not None
-    state = game.table.game
-    policy_name = game.table.seats[seat].bot or "heuristic"
-    policy = make_policy(policy_name, f"{game_id}/{seat}", Options(ctx.settings.bot_budget_ms))
-    command = policy.choose(view(state, seat), legal_commands(state))
-    outcome = submit(
-        ctx,
-        game_id,
-        command,
-        expected_version=version,
-        idempotency_key=f"bot-{version}",
-        meta={"by": "bot", "seat": seat, "policy": policy_name},
-        loaded=game,
-    )
-    return outcome.status
+    name = game.table.seats[seat].bot or "heuristic"
+    command = _choose(name, f"{game_id}/{seat}", game.table.game, seat, ctx.settings.bot_budget_ms)
+    meta = {"by": "bot", "seat": seat, "policy": name}
+    return _submit(game_id, version, command, f"bot-{version}", meta, game)
 
 
 def turn_deadline(game_id: str, version: int, seat: int) -> str:
@@ -65,20 +64,22 @@ def turn_deadline(game_id: str, version: int, seat: int) -> str:
     if not _waiting_on(game, version, seat):
         return STALE
     assert game.table is not None and game.table.game is not None
-    state = game.table.game
     move = None
     if game.table.on_timeout == "bot":
-        policy = make_policy("heuristic", f"{game_id}/{seat}/timeout")
-        move = policy.choose(view(state, seat), legal_commands(state))
+        budget = ctx.settings.bot_budget_ms
+        move = _choose("heuristic", f"{game_id}/{seat}/timeout", game.table.game, seat, budget)
+    command = TimeOut(seat, move)  # type: ignore[arg-type]  # a move is never a host command
+    return _submit(game_id, version, command, f"timeout-{version}", {"by": "timeout"}, game)
+
+
+def _submit(
+    game_id: str, version: int, command: Any, key: str, meta: dict[str, Any], game: LoadedGame
+) -> str:
+    """Send a job's command through the command path, decided on `version`."""
     outcome = submit(
-        ctx,
-        game_id,
-        TimeOut(seat, move),  # type: ignore[arg-type]
-        expected_version=version,
-        idempotency_key=f"timeout-{version}",
-        meta={"by": "timeout", "seat": seat},
+        current(), game_id, command, expected_version=version, idempotency_key=key, meta=meta,
         loaded=game,
-    )
+    )  # fmt: skip
     return outcome.status
 
 

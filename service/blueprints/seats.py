@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import Response, jsonify
@@ -29,12 +28,12 @@ blp = Blueprint("seats", __name__, url_prefix="/games", description="Seats at a 
 ATTEMPTS = 5  # lobby calls apply to the latest version, retrying when another one lands first
 
 
-def run_latest(game_id: str, make: Callable[[Table], Any], meta: dict[str, Any]) -> Outcome:
+def run_latest(game_id: str, command: Any, meta: dict[str, Any]) -> Outcome:
     """Decide a lobby command on the game's latest version (retrying after a conflict)."""
     for _ in range(ATTEMPTS):
-        loaded, table = load(game_id)
+        loaded, _ = load(game_id)
         try:
-            return run(game_id, make(table), expected=loaded.version, key=None, meta=meta,
+            return run(game_id, command, expected=loaded.version, key=None, meta=meta,
                        loaded=loaded)  # fmt: skip
         except ApiError as error:
             if error.type_slug != "stale-version":
@@ -57,7 +56,7 @@ class Seats(MethodView):
         token = auth.new_token()
         outcome = run_latest(
             game_id,
-            lambda _: TakeSeat(body.get("seat"), body["name"], auth.token_hash(token)),
+            TakeSeat(body.get("seat"), body["name"], auth.token_hash(token)),
             {"by": "player"},
         )
         table = outcome.game.table
@@ -80,7 +79,7 @@ class Seat(MethodView):
         """Leave your seat before the game starts (with that seat's token)."""
         _, table = load(game_id)
         _own(table, seat)
-        run_latest(game_id, lambda _: LeaveSeat(seat), {"by": "seat", "seat": seat})
+        run_latest(game_id, LeaveSeat(seat), {"by": "seat", "seat": seat})
 
 
 @blp.route("/<game_id:game_id>/start")
@@ -94,10 +93,7 @@ class Start(MethodView):
     @blp.alt_response(409, response="CONFLICT")
     def post(self, game_id: str) -> Response:
         """Any seated player starts the game once every seat is taken."""
-        _, table = load(game_id)
-        seat = require_seat(table)
-        outcome = run_latest(game_id, lambda _: BeginGame(), {"by": "seat", "seat": seat})
-        return _seat_view(game_id, outcome, seat)
+        return _by_a_seated_player(game_id, BeginGame())
 
 
 @blp.route("/<game_id:game_id>/rematch")
@@ -111,10 +107,7 @@ class Rematch(MethodView):
     @blp.alt_response(409, response="CONFLICT")
     def post(self, game_id: str) -> Response:
         """Once the game is over, any seated player deals a new game with the same seats."""
-        _, table = load(game_id)
-        seat = require_seat(table)
-        outcome = run_latest(game_id, lambda _: PlayAgain(), {"by": "seat", "seat": seat})
-        return _seat_view(game_id, outcome, seat)
+        return _by_a_seated_player(game_id, PlayAgain())
 
 
 @blp.route("/<game_id:game_id>/seats/<int:seat>/webhook")
@@ -137,8 +130,7 @@ class Webhook(MethodView):
         if problem is not None:
             raise ApiError(422, "webhook-url-refused", "Webhook URL refused", problem)
         secret = new_secret()
-        command = SetWebhook(seat, body["url"], secret)
-        run_latest(game_id, lambda _: command, {"by": "seat", "seat": seat})
+        run_latest(game_id, SetWebhook(seat, body["url"], secret), {"by": "seat", "seat": seat})
         return {"url": body["url"], "secret": secret}
 
     @rate_limited("lobby", seat=request_seat_key)
@@ -150,7 +142,7 @@ class Webhook(MethodView):
         """Stop the seat's webhook."""
         _, table = load(game_id)
         _own(table, seat)
-        run_latest(game_id, lambda _: SetWebhook(seat, None), {"by": "seat", "seat": seat})
+        run_latest(game_id, SetWebhook(seat, None), {"by": "seat", "seat": seat})
 
 
 def _own(table: Table, seat: int) -> None:
@@ -159,6 +151,10 @@ def _own(table: Table, seat: int) -> None:
         raise ApiError(403, "forbidden", "Forbidden", f"Your token is not seat {seat}'s.")
 
 
-def _seat_view(game_id: str, outcome: Outcome, seat: int) -> Response:
+def _by_a_seated_player(game_id: str, command: Any) -> Response:
+    """Run a table command any seated player may send; answer with their view."""
+    _, table = load(game_id)
+    seat = require_seat(table)
+    outcome = run_latest(game_id, command, {"by": "seat", "seat": seat})
     response = jsonify(ViewSchema().dump(view_json(game_id, outcome.game, Audience(seat))))
     return with_etag(response, outcome.game.version)

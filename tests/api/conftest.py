@@ -2,46 +2,20 @@
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-import redis
 from flask import Flask
 from flask.testing import FlaskClient
 from rq import Queue
 
 from events.connection import RedisClient, connect
-from events.redis_server import EmbeddedRedis, free_port
+from events.redis_server import free_port
 from service.app import create_app
 
-DEFAULT_URL = "redis://127.0.0.1:6379/0"
 AppFactory = Callable[..., Flask]
-
-
-def _answers(url: str) -> bool:
-    """True when a Redis server answers PING at url."""
-    try:
-        client = connect(url)
-        try:
-            return bool(client.ping())
-        finally:
-            client.close()
-    except (redis.RedisError, OSError):
-        return False
-
-
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """REDIS_URL, else 127.0.0.1:6379, else an embedded server started for this session."""
-    url = os.environ.get("REDIS_URL") or DEFAULT_URL
-    if _answers(url):
-        yield url
-        return
-    with EmbeddedRedis(tmp_path_factory.mktemp("redis-api")) as server:
-        yield server.url
 
 
 @pytest.fixture(scope="session")

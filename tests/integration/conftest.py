@@ -8,38 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
 
 from events.connection import RedisClient, connect
-from events.redis_server import EmbeddedRedis
 
 from .cluster import LocalCluster
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_URL = "redis://127.0.0.1:6379/0"
-
-
-def _answers(url: str) -> bool:
-    """True when a Redis server answers PING at url."""
-    try:
-        client = connect(url)
-        try:
-            return bool(client.ping())
-        finally:
-            client.close()
-    except (redis.RedisError, OSError):
-        return False
-
-
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """REDIS_URL, else 127.0.0.1:6379, else an embedded server started for this session."""
-    url = os.environ.get("REDIS_URL") or DEFAULT_URL
-    if _answers(url):
-        yield url
-        return
-    with EmbeddedRedis(tmp_path_factory.mktemp("redis-single")) as server:
-        yield server.url
 
 
 @pytest.fixture(scope="session")

@@ -82,8 +82,8 @@ def test_a_second_process_uses_the_embedded_server_already_running(
         url = connection.redis_url()
         connection.connect().set("shared", "yes")
         child = (
-            "import os; os.environ.pop('REDIS_URL', None); from events import connection;"
-            "print(connection.redis_url(), connection.connect().get('shared'), connection._embedded)"
+            "import os; os.environ.pop('REDIS_URL', None); from events import connection as c;"
+            "print(c.redis_url(), c.connect().get('shared'), c._embedded)"
         )
         out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
         print(url, out.stdout.strip())
