@@ -150,6 +150,10 @@ def _check_deal(edition: Edition, players: int, deal: Deal) -> None:
 
 def _check_turn(state: GameState | None, seat: int, wanted: Decision) -> GameState:
     """The state, if `seat` is the one that must make decision `wanted` now."""
+    # The common case first (a bool seat is refused below, though True == 1).
+    current = state is not None and state.decision is wanted and seat == state.current
+    if current and type(seat) is int:
+        return state  # type: ignore[return-value]
     state = _game_on(state)
     if state.phase is not Phase.ROUND:
         raise IllegalCommand("round-over", "The round is over; the next one is not dealt yet.")
@@ -185,7 +189,9 @@ def _play_card(em: Emitter, command: PlayCard) -> None:
             "in classic and premium) in hand, you must play the Countess.",
         )
     play = normalised(command)
-    if play not in legal_plays(state, play.seat, play.card):
+    chooses = CHOICES[play.card] is not Choice.NONE
+    plain = not (play.targets or play.guess is not None or play.look is not None)
+    if (chooses or not plain) and play not in legal_plays(state, play.seat, play.card):
         check_choices(state, play)  # raises with the precise reason
         raise IllegalCommand("illegal-choice", "These choices are not legal for this card now.")
     em.emit(ev.CardPlayed(play.seat, play.card, play.targets, play.guess, play.look))

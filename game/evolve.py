@@ -39,8 +39,6 @@ def _forget(
     knowledge: tuple[Knowledge, ...], seat: int, card: str | None = None
 ) -> tuple[Knowledge, ...]:
     """Mark what others knew of `seat`'s hand (of `card` only, if given) as possibly moved."""
-    if not knowledge:
-        return knowledge
     return tuple(
         Knowledge(k.viewer, k.seat, k.card, k.source, k.round, k.turn, False, k.depth)
         if k.seat == seat and k.still_held and (card is None or k.card == card)
@@ -51,8 +49,6 @@ def _forget(
 
 def _drawn_from_deck(knowledge: tuple[Knowledge, ...], deck_size: int) -> tuple[Knowledge, ...]:
     """Cards known to lie under the deck are gone once the deck has shrunk past them."""
-    if not knowledge:
-        return knowledge
     return tuple(
         Knowledge(k.viewer, None, k.card, k.source, k.round, k.turn, False, k.depth)
         if k.seat is None and k.still_held and k.depth >= deck_size
@@ -126,7 +122,7 @@ def _turn_started(s: GameState, e: ev.TurnStarted) -> GameState:
         protected=_put(s.protected, e.seat, False),
         hands=_put(s.hands, e.seat, (*s.hands[e.seat], e.card)),
         deck=deck,
-        knowledge=_drawn_from_deck(s.knowledge, len(deck)),
+        knowledge=s.knowledge and _drawn_from_deck(s.knowledge, len(deck)),
     )
 
 
@@ -135,7 +131,8 @@ def _card_drawn(s: GameState, e: ev.CardDrawn) -> GameState:
     if e.from_set_aside:
         return s.evolved(hands=hands, set_aside=None)
     deck = s.deck[1:]
-    return s.evolved(hands=hands, deck=deck, knowledge=_drawn_from_deck(s.knowledge, len(deck)))
+    knowledge = s.knowledge and _drawn_from_deck(s.knowledge, len(deck))
+    return s.evolved(hands=hands, deck=deck, knowledge=knowledge)
 
 
 def _card_played(s: GameState, e: ev.CardPlayed) -> GameState:
@@ -144,7 +141,7 @@ def _card_played(s: GameState, e: ev.CardPlayed) -> GameState:
         hands=_put(s.hands, seat, _without(s.hands[seat], e.card)),
         discards=_put(s.discards, seat, (*s.discards[seat], e.card)),
         sycophant=None,  # a Sycophant's mark binds only the next card played
-        knowledge=_forget(s.knowledge, seat, e.card),
+        knowledge=s.knowledge and _forget(s.knowledge, seat, e.card),
     )
 
 

@@ -77,9 +77,8 @@ def finish_turn(em: Emitter) -> None:
     state = em.state
     if state.phase is not Phase.ROUND:
         return
-    remaining = state.seats_in_round()
-    if len(remaining) <= 1:
-        _end_round(em, tuple(remaining), "last-standing")
+    if state.eliminated.count(False) <= 1:
+        _end_round(em, tuple(state.seats_in_round()), "last-standing")
     elif not state.deck:
         _end_round(em, showdown_winners(state), "showdown")
     else:

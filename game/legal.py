@@ -22,7 +22,10 @@ def legal_commands(state: GameState | None) -> list[Command]:
     hand = state.hands[seat]
     if state.decision is Decision.CHANCELLOR:
         return _chancellor_choices(seat, hand)
-    cards = ("countess",) if countess_required(state.edition, hand) else dict.fromkeys(hand)
+    if countess_required(state.edition, hand):
+        cards: tuple[str, ...] = ("countess",)
+    else:
+        cards = hand if hand[0] != hand[-1] else hand[:1]  # two copies: one way to play them
     others, mark = choosable_others(state, seat), state.sycophant
     return [play for card in cards for play in _plays(state.edition, seat, card, others, mark)]
 
