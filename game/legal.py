@@ -26,8 +26,11 @@ def legal_commands(state: GameState | None) -> list[Command]:
         cards: tuple[str, ...] = ("countess",)
     else:
         cards = hand if hand[0] != hand[-1] else hand[:1]  # two copies: one way to play them
-    others, mark = choosable_others(state, seat), state.sycophant
-    return [play for card in cards for play in _plays(state.edition, seat, card, others, mark)]
+    others, mark, edition = choosable_others(state, seat), state.sycophant, state.edition
+    plays: list[Command] = []
+    for card in cards:
+        plays.extend(_plays(edition, seat, card, others, mark))
+    return plays
 
 
 def legal_plays(state: GameState, seat: int, card: str) -> frozenset[PlayCard]:

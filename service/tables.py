@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from flask import Response, request
+from flask import Response, current_app, request
 
 from events.games import GameRepository, LoadedGame, Outcome
 from game.commands import AnswerRedraw, Command, FinishChancellor, Forfeit, PlayCard
@@ -24,8 +26,58 @@ from workers.context import Context
 from workers.path import submit
 
 IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9._~:-]{1,100}")
+VERSION = re.compile(r"[0-9]{1,18}")
 # A refusal is 422 but for these, which are about timing rather than the command itself.
-CONFLICT_CODES = {"not-your-turn", "round-over", "game-over", "game-started", "game-not-started"}
+CONFLICT_CODES = {
+    "not-your-turn",
+    "round-over",
+    "game-over",
+    "game-started",
+    "game-not-started",
+    "game-not-over",
+    "seats-open",
+}
+HEADS_EXTENSION = "loveletter-heads"
+HEADS_SIZE = 4096  # games whose latest state each API process keeps
+
+
+class Heads:
+    """The latest state of recently used games, per process: loading one reads only new events.
+
+    A derived cache (streams are append-only, so a cached head is a prefix of the truth); the
+    entry at the cached version is read again, so a stream that is gone is noticed.
+    """
+
+    def __init__(self, repository: GameRepository, size: int = HEADS_SIZE) -> None:
+        self.repository = repository
+        self.size = size
+        self._games: OrderedDict[str, LoadedGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def load(self, game_id: str) -> LoadedGame:
+        """The game at its head: the cached state plus the stream's newer events."""
+        with self._lock:
+            cached = self._games.get(game_id)
+        stored = [] if cached is None else self.repository.store.read(game_id, cached.version)
+        if cached is None or not stored or stored[0].version != cached.version:
+            loaded = self.repository.load(game_id)
+        else:
+            table = self.repository.fold(cached.table, stored[1:])
+            loaded = LoadedGame(table, stored[-1].version)
+        self.remember(game_id, loaded)
+        return loaded
+
+    def remember(self, game_id: str, loaded: LoadedGame) -> None:
+        """Keep `loaded` unless a later version is kept already (no table: forget the game)."""
+        with self._lock:
+            cached = self._games.pop(game_id, None)
+            if loaded.table is None:
+                return
+            self._games[game_id] = (
+                loaded if cached is None or cached.version <= loaded.version else cached
+            )
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
 
 
 def new_game_id() -> str:
@@ -43,10 +95,19 @@ def context() -> Context:
     return services().context
 
 
+def heads() -> Heads:
+    """This app's cache of game heads."""
+    found = current_app.extensions.get(HEADS_EXTENSION)
+    if found is None:
+        found = current_app.extensions.setdefault(HEADS_EXTENSION, Heads(games()))
+    cache: Heads = found
+    return cache
+
+
 def load(game_id: str, version: int | None = None) -> tuple[LoadedGame, Table]:
     """The game (at `version`, or its head), or a 404 problem."""
     try:
-        loaded = games().load(game_id, version)
+        loaded = heads().load(game_id) if version is None else games().load(game_id, version)
     except ValueError:  # not a valid game id
         loaded = LoadedGame(None, 0)
     if loaded.table is None:
@@ -138,7 +199,7 @@ def expected_version() -> int:
             "Send the game version you decided on as If-Match (the ETag of the view).",
         )
     text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not VERSION.fullmatch(text):
         raise ApiError(400, "bad-if-match", "Bad request", "If-Match must be a game version.")
     return int(text)
 
@@ -193,6 +254,7 @@ def run(
             current_version=current,
         )
     metrics.record_command(outcome.status)
+    heads().remember(game_id, outcome.game)
     return outcome
 
 

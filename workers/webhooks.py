@@ -38,8 +38,12 @@ def headers(secret: str, message_id: str, timestamp: int, body: bytes) -> dict[s
 
 def url_problem(url: str, *, allow_private: bool) -> str | None:
     """Why a webhook URL is refused (None: it is fine): http(s) only, no private addresses."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        host = None
+    if host is None or parts.scheme not in ("http", "https"):
         return "A webhook URL must be http:// or https:// with a host."
     if parts.username or parts.password:
         return "A webhook URL must not carry credentials."
@@ -47,11 +51,11 @@ def url_problem(url: str, *, allow_private: bool) -> str | None:
         return None
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
-    except (OSError, ValueError):
-        return f"The host {parts.hostname!r} can't be resolved."
+        found = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+    except (OSError, ValueError, UnicodeError):
+        return f"The host {host!r} can't be resolved."
     for *_, address in found:
         ip = ipaddress.ip_address(address[0])
         if not ip.is_global:
-            return f"The host {parts.hostname!r} is a private or local address."
+            return f"The host {host!r} is a private or local address."
     return None

@@ -22,13 +22,14 @@ from service.tables import (
 )
 
 blp = Blueprint("commands", __name__, url_prefix="/games", description="Playing")
+VIEW_SCHEMA = ViewSchema()  # one instance: building one (and its nested schemas) is costly
 
 IF_MATCH = {
     "name": "If-Match",
     "in": "header",
     "required": True,
     "description": "The game version (ETag) the command was decided on",
-    "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]+"?$'},
+    "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]{1,18}"?$'},
 }
 IDEMPOTENCY = {
     "name": "Idempotency-Key",
@@ -83,5 +84,5 @@ class Commands(MethodView):
             meta={"by": "seat", "seat": seat},
             loaded=loaded,
         )
-        response = jsonify(ViewSchema().dump(view_json(game_id, outcome.game, Audience(seat))))
+        response = jsonify(VIEW_SCHEMA.dump(view_json(game_id, outcome.game, Audience(seat))))
         return with_etag(response, outcome.game.version)

@@ -14,6 +14,8 @@ from service.schemas.games import FeedQuerySchema, FeedSchema
 from service.tables import games, load, with_etag
 
 blp = Blueprint("feed", __name__, url_prefix="/games", description="Event feeds")
+# Stream ids are 64-bit: `after` is capped far below, past any real version (same answers).
+LAST_VERSION = 2**62
 
 
 @blp.route("/<game_id:game_id>/events")
@@ -32,7 +34,7 @@ class Feed(MethodView):
         loaded, table = load(game_id)
         who = audience(table)
         repository = games()
-        after = query["after"]
+        after = min(query["after"], LAST_VERSION)
         if query["wait"] > 0 and loaded.version <= after:
             repository.store.follow(game_id, after, query["wait"])
         stored = repository.store.read(game_id, after + 1, after + query["limit"])

@@ -86,6 +86,7 @@ class Game(MethodView):
     @blp.response(200, ViewSchema)
     @blp.alt_response(304, description="Not modified since the version in If-None-Match")
     @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Response:
         """Without a token: the public view. With a seat's token: that seat's view and its
@@ -103,6 +104,7 @@ class Replay(MethodView):
 
     @blp.response(200, ViewSchema)
     @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str, version: int) -> Response:
         """The view at `version` for the asking audience (everything, once the game is over)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -102,9 +103,10 @@ SIZES = [("classic", 2), ("classic", 4), ("2019", 3), ("2019-classic", 2), ("pre
     phases=(Phase.explicit, Phase.reuse, Phase.generate),  # a whole game is too slow to shrink
 )
 def test_no_audience_ever_sees_a_card_it_may_not(
-    app: Flask, edition: str, players: int, seed: int
+    make_app: Callable[..., Flask], edition: str, players: int, seed: int
 ) -> None:
     """Views (the first one included) and event feeds, for every seat and a spectator."""
+    app = make_app({"LOVELETTER_RATE_LIMIT_ADDRESS": "off", "LOVELETTER_RATE_LIMIT_SEAT": "off"})
     client = app.test_client()
     rng = random.Random(seed)
     game, seated = new_game(client, edition, ["human"] * players, seed=str(seed))
