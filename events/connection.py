@@ -29,7 +29,10 @@ def data_dir() -> Path:
 
 
 def redis_url() -> str:
-    """REDIS_URL if set; else start (once) an embedded Redis in data_dir()/redis and export it."""
+    """REDIS_URL if set; else start (once) an embedded Redis in data_dir()/redis and export it.
+
+    The embedded server keeps an AOF, synced as LOVELETTER_APPENDFSYNC says (default everysec).
+    """
     global _embedded
     with _lock:
         url = os.environ.get("REDIS_URL")
@@ -41,7 +44,8 @@ def redis_url() -> str:
             os.environ["REDIS_URL"] = running
             return running
         if _embedded is None:
-            _embedded = EmbeddedRedis(folder).start()
+            fsync = os.environ.get("LOVELETTER_APPENDFSYNC", "everysec")
+            _embedded = EmbeddedRedis(folder, appendfsync=fsync).start()
         os.environ["REDIS_URL"] = _embedded.url  # children (gunicorn, rq) share this server
         return _embedded.url
 

@@ -71,6 +71,9 @@ def test_compose_api_and_worker_use_the_code() -> None:
     assert api["image"] == worker["image"]
     assert worker["command"][:2] == ["rq", "worker"]
     assert worker["command"][-1] == QUEUE_NAME
+    worker_class = worker["command"][worker["command"].index("--worker-class") + 1]
+    module, _, name = worker_class.rpartition(".")
+    assert hasattr(importlib.import_module(module), name)
     assert worker["command"][worker["command"].index("--url") + 1] == url
     assert re.search(r"/healthz", " ".join(api["healthcheck"]["test"]))
     assert api["depends_on"]["redis"]["condition"] == "service_healthy"
