@@ -96,16 +96,16 @@ def _start_round(em: Emitter, command: StartRound) -> None:
     if state.phase is Phase.ROUND:
         raise IllegalCommand("round-in-progress", "The current round is still being played.")
     winners = state.round_winners or tuple(range(len(state.players)))
-    first = winners[0]
-    if len(winners) > 1:
-        first = _random(state.seed, "round", state.round + 1, "first").choice(winners)
-    _deal(em, first, command.deal)
+    rng = _random(state.seed, "round", state.round + 1)
+    first = winners[0] if len(winners) == 1 else rng.choice(winners)
+    _deal(em, first, command.deal, rng)
 
 
-def _deal(em: Emitter, first: int, deal: Deal | None) -> None:
+def _deal(em: Emitter, first: int, deal: Deal | None, rng: random.Random | None = None) -> None:
+    """Deal the next round (shuffled by the game's seeded source unless rigged); `first` starts."""
     state = em.state
     number = state.round + 1
-    rng = _random(state.seed, "round", number, "deal")
+    rng = rng or _random(state.seed, "round", number)
     if deal is None:
         deal = _shuffled_deal(state.edition, len(state.players), rng)
     else:
@@ -129,8 +129,8 @@ def _deal(em: Emitter, first: int, deal: Deal | None) -> None:
 
 
 def _shuffled_deal(edition: Edition, players: int, rng: random.Random) -> Deal:
-    cards = list(edition.deck)
-    rng.shuffle(cards)
+    keys = [rng.random() for _ in edition.deck]  # a uniform order: sort by random keys
+    cards = [card for _, card in sorted(zip(keys, edition.deck, strict=True))]
     face_up = edition.face_up_count(players)
     hands_from = 1 + face_up
     return Deal(
