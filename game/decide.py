@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from game import events as ev
@@ -190,22 +189,15 @@ def _play_card(em: Emitter, command: PlayCard) -> None:
             "in classic and premium) in hand, you must play the Countess.",
         )
     play = normalised(command)
-    chooses = CHOICES[play.card] is not Choice.NONE
-    plain = not (play.targets or play.guess is not None or play.look is not None)
-    if (chooses or not plain) and play not in legal_plays(state, play.seat, play.card):
+    played = legal_plays(state, play.seat, play.card).get(play)
+    if played is None:
         check_choices(state, play)  # raises with the precise reason
         raise IllegalCommand("illegal-choice", "These choices are not legal for this card now.")
-    em.emit(_played(play))
+    em.emit(played)
     if play.targets or CHOICES[play.card] is Choice.NONE:
         EFFECTS[play.card](em, play)
     if em.state.decision is Decision.PLAY:
         finish_turn(em)
-
-
-@lru_cache(maxsize=8192)
-def _played(play: PlayCard) -> ev.CardPlayed:
-    """The event of a legal play (plays repeat, and both are values: made once each)."""
-    return ev.CardPlayed(play.seat, play.card, play.targets, play.guess, play.look)
 
 
 def _finish_chancellor(em: Emitter, command: FinishChancellor) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from itertools import permutations
 
@@ -9,6 +10,7 @@ from game.cards import CHOICES, GUESSING_CARDS, Choice
 from game.choices import choosable_others, countess_required, guesses, options
 from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
 from game.editions import Edition
+from game.events import CardPlayed
 from game.state import Decision, GameState, Phase
 
 
@@ -33,16 +35,20 @@ def legal_commands(state: GameState | None) -> list[Command]:
     return plays
 
 
-def legal_plays(state: GameState, seat: int, card: str) -> frozenset[PlayCard]:
-    """Every legal way for `seat` to play `card` now (choices of several players sorted)."""
-    return _play_set(state.edition, seat, card, choosable_others(state, seat), state.sycophant)
+def legal_plays(state: GameState, seat: int, card: str) -> Mapping[PlayCard, CardPlayed]:
+    """Every legal way for `seat` to play `card` now (choices of several players sorted), each
+    with the event that records it."""
+    return _play_events(state.edition, seat, card, choosable_others(state, seat), state.sycophant)
 
 
 @cache
-def _play_set(
+def _play_events(
     edition: Edition, seat: int, card: str, others: tuple[int, ...], mark: int | None
-) -> frozenset[PlayCard]:
-    return frozenset(_plays(edition, seat, card, others, mark))
+) -> Mapping[PlayCard, CardPlayed]:
+    return {
+        play: CardPlayed(play.seat, play.card, play.targets, play.guess, play.look)
+        for play in _plays(edition, seat, card, others, mark)
+    }
 
 
 @cache

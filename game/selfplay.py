@@ -28,7 +28,8 @@ class PlayedGame:
 def random_chooser(seed: int | str) -> Chooser:
     """A chooser that picks uniformly among the legal commands, from its own seeded source."""
     rng = random.Random(seed)
-    return lambda _state, legal: rng.choice(legal)
+    pick = rng.random  # C-level: quicker than rng.choice, and as uniform for short lists
+    return lambda _state, legal: legal[int(pick() * len(legal))]
 
 
 def play_game(edition: str, players: int, seed: str, choose: Chooser) -> PlayedGame:
