@@ -120,7 +120,7 @@ class GameDriver:
 def mirror(edition: str, seed: str, tokens: dict[int, str]) -> tuple[Table, int]:
     """The table as the server built it from our create and join requests, and its version."""
     host = TakeSeat(0, NAMES[0], token_hash(tokens[0]))
-    commands = [
+    commands: list[OpenTable | TakeSeat] = [
         OpenTable(edition, (None, None), seed, on_timeout="bot", autostart=True, host=host),
         TakeSeat(None, NAMES[1], token_hash(tokens[1])),
     ]

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Iterator
 
 import pytest
 
+from events.connection import RedisClient
+from events.games import GameRepository
+from service import bench_games
 from service.cli import bench_api
 
 
@@ -45,3 +49,56 @@ def test_table_names_both_sides() -> None:
               "gunicorn": {"worker_class": "gthread", "workers": 2, "threads": 8}}  # fmt: skip
     text = bench_api.table(result)
     assert "bare" in text and "commands" in text and "met" in text
+
+
+@pytest.fixture
+def live_app(redis_env: str, namespace: str) -> Iterator[str]:
+    """The real app under gunicorn (one worker) in this test's namespace; its base URL."""
+    env = {
+        **os.environ,
+        "LOVELETTER_NAMESPACE": namespace,
+        "LOVELETTER_QUEUE": namespace,
+        "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
+        "LOVELETTER_RATE_LIMIT_SEAT": bench_api.NO_LIMIT,
+    }
+    with bench_api._server(bench_api.COMMAND_APP, env, 1, 4) as base_url:
+        yield base_url
+
+
+def test_the_game_driver_plays_real_commands_through_the_app(
+    live_app: str, namespace: str, redis_client: RedisClient
+) -> None:
+    """Each call is one command of the seat to act; a finished game is followed by a new one."""
+    driver = bench_games.make_game_driver(live_app)
+    first = driver.game_id
+    calls = untimed = 0
+    while driver.games_started < 2:
+        untimed += driver.prepare()
+        driver()
+        calls += 1
+        assert calls < 500, "a 2-player game should end long before 500 commands"
+    assert driver.game_id != first and untimed == 3  # create, join, look: one new game
+    games = GameRepository.on(redis_client, namespace)
+    played = [s.meta for s in games.store.read(first) if s.meta and s.meta.get("by") == "seat"]
+    assert len(played) == calls - 1  # the last call was the second game's first command
+    assert {meta["seat"] for meta in played} == {0, 1}
+    final = games.load(first)
+    assert final.table is not None and final.table.status == "over"
+    assert games.load(driver.game_id).version == driver.version
+
+
+@pytest.mark.slow
+def test_bench_api_drives_the_real_app_by_default(
+    redis_env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = argparse.ArgumentParser()
+    bench_api.register_bench(parser.add_subparsers())
+    args = parser.parse_args(
+        ["api", "--games", "2", "--seconds", "1", "--warmup", "0.5", "--rounds", "1",
+         "--workers", "1", "--threads", "4", "--json"]
+    )  # fmt: skip
+    assert args.func(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["commands"]["app"] == "service.wsgi:app"
+    assert result["commands"]["driver"] == "service.bench_games:make_game_driver"
+    assert result["commands"]["requests"] > 5 and result["commands"]["errors"] == 0
