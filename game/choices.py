@@ -22,13 +22,17 @@ def countess_required(edition: Edition, hand: tuple[str, ...]) -> bool:
 
 def choosable_others(state: GameState, seat: int) -> tuple[int, ...]:
     """Other seats a card may choose: still in the round and not protected."""
-    eliminated, protected = state.eliminated, state.protected
+    return _choosable(state.eliminated, state.protected, seat)
+
+
+@cache
+def _choosable(
+    eliminated: tuple[bool, ...], protected: tuple[bool, ...], seat: int
+) -> tuple[int, ...]:
     return tuple(
-        [
-            other
-            for other in range(len(eliminated))
-            if other != seat and not eliminated[other] and not protected[other]
-        ]
+        other
+        for other in range(len(eliminated))
+        if other != seat and not eliminated[other] and not protected[other]
     )
 
 

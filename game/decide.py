@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from game import events as ev
 from game.cards import CHOICES, Choice
+from game.chance import Chance
 from game.choices import check_choices, countess_required, normalised
 from game.commands import (
     AnswerRedraw,
@@ -48,11 +48,6 @@ def step(state: GameState | None, command: Command) -> tuple[list[ev.Event], Gam
     return emitter.events, emitter.state
 
 
-def _random(state_seed: str, *purpose: object) -> random.Random:
-    """The game's seeded random source for one purpose (a deal, a first player)."""
-    return random.Random("|".join([state_seed, *map(str, purpose)]))
-
-
 def _start_game(em: Emitter, command: StartGame) -> None:
     if em.state is not None:
         raise IllegalCommand("game-already-started", "This game has already started.")
@@ -69,7 +64,7 @@ def _start_game(em: Emitter, command: StartGame) -> None:
         raise IllegalCommand("bad-players", "Players need distinct, non-empty names.")
     first = command.first_player
     if first is None:
-        first = _random(command.seed, "first-player").randrange(count)
+        first = Chance(command.seed, "first-player").below(count)
     elif not 0 <= first < count:
         raise IllegalCommand("unknown-seat", f"There is no seat {first}.")
     em.emit(ev.GameStarted(edition.id, tuple(command.players), command.seed))
@@ -95,21 +90,21 @@ def _start_round(em: Emitter, command: StartRound) -> None:
     if state.phase is Phase.ROUND:
         raise IllegalCommand("round-in-progress", "The current round is still being played.")
     winners = state.round_winners or tuple(range(len(state.players)))
-    rng = _random(state.seed, "round", state.round + 1)
-    first = winners[0] if len(winners) == 1 else rng.choice(winners)
-    _deal(em, first, command.deal, rng)
+    chance = Chance(state.seed, "round", state.round + 1, draws=len(state.edition.deck) + 5)
+    first = winners[0] if len(winners) == 1 else chance.choice(winners)
+    _deal(em, first, command.deal, chance)
 
 
-def _deal(em: Emitter, first: int, deal: Deal | None, rng: random.Random | None = None) -> None:
+def _deal(em: Emitter, first: int, deal: Deal | None, chance: Chance | None = None) -> None:
     """Deal the next round (shuffled by the game's seeded source unless rigged); `first` starts."""
     state = em.state
     number = state.round + 1
-    rng = rng or _random(state.seed, "round", number)
+    chance = chance or Chance(state.seed, "round", number, draws=len(state.edition.deck) + 5)
     if deal is None:
-        deal = _shuffled_deal(state.edition, len(state.players), rng)
+        deal = _shuffled_deal(state.edition, len(state.players), chance)
     else:
         _check_deal(state.edition, len(state.players), deal)
-    salt = f"{rng.getrandbits(128):032x}"
+    salt = chance.salt()
     order = dealt_order(deal.set_aside, deal.face_up, deal.hands, deal.deck)
     em.emit(
         ev.RoundStarted(
@@ -127,9 +122,8 @@ def _deal(em: Emitter, first: int, deal: Deal | None, rng: random.Random | None 
     begin_turn(em, first)
 
 
-def _shuffled_deal(edition: Edition, players: int, rng: random.Random) -> Deal:
-    keys = [rng.random() for _ in edition.deck]  # a uniform order: sort by random keys
-    cards = [card for _, card in sorted(zip(keys, edition.deck, strict=True))]
+def _shuffled_deal(edition: Edition, players: int, chance: Chance) -> Deal:
+    cards = chance.shuffled(edition.deck)
     face_up = edition.face_up_count(players)
     hands_from = 1 + face_up
     return Deal(
@@ -188,7 +182,7 @@ def _play_card(em: Emitter, command: PlayCard) -> None:
             "With the King or the Prince (or the Princess, "
             "in classic and premium) in hand, you must play the Countess.",
         )
-    play = normalised(command)
+    play = command if len(command.targets) < 2 else normalised(command)
     played = legal_plays(state, play.seat, play.card).get(play)
     if played is None:
         check_choices(state, play)  # raises with the precise reason

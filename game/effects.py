@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from game import events as ev
 from game.commands import PlayCard
 from game.flow import Emitter, discard_and_draw, draw, eliminate, gain_token_now
+
+# Events are values and these repeat all game long: each one is made once.
+_guess_checked = cache(ev.GuessChecked)
 
 
 def _held(em: Emitter, seat: int) -> str:
@@ -31,7 +35,7 @@ def guard(em: Emitter, play: PlayCard) -> None:
     assert play.guess is not None
     by_number = em.state.edition.guess_by_number
     correct = (_rank(em, held) if by_number else held) == play.guess
-    em.emit(ev.GuessChecked(play.seat, target, play.guess, correct))
+    em.emit(_guess_checked(play.seat, target, play.guess, correct))
     if correct:
         eliminate(em, target, "guard")
 

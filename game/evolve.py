@@ -62,12 +62,17 @@ def _drawn_from_deck(knowledge: tuple[Knowledge, ...], deck_size: int) -> tuple[
 
 
 def _learn(
-    state: GameState, viewer: int, seat: int, card: str, source: str
+    state: GameState,
+    facts: tuple[tuple[int, int, str], ...],
+    source: str,
+    knowledge: tuple[Knowledge, ...] | None = None,
 ) -> tuple[Knowledge, ...]:
-    if viewer == seat:
-        return state.knowledge
-    fact = Knowledge(viewer, seat, card, source, state.round, state.turn)
-    return (*state.knowledge, fact)
+    """`knowledge` (default: the state's) with each (viewer, seat, card) fact learnt now."""
+    learnt = tuple(
+        [Knowledge(v, seat, card, source, state.round, state.turn) for v, seat, card in facts
+         if v != seat]
+    )  # fmt: skip
+    return (state.knowledge if knowledge is None else knowledge) + learnt
 
 
 def _played_card(state: GameState) -> str:
@@ -123,7 +128,7 @@ def _turn_started(s: GameState, e: ev.TurnStarted) -> GameState:
         turn_seat=e.seat,
         decision=Decision.PLAY,
         deciding_seat=None,
-        protected=_put(s.protected, e.seat, False),
+        protected=_put(s.protected, e.seat, False) if s.protected[e.seat] else s.protected,
         hands=_put(s.hands, e.seat, (*s.hands[e.seat], e.card)),
         deck=deck,
         knowledge=s.knowledge and _drawn_from_deck(s.knowledge, len(deck)),
@@ -154,13 +159,12 @@ def _unchanged(s: GameState, _: Any) -> GameState:
 
 
 def _hand_seen(s: GameState, e: ev.HandSeen) -> GameState:
-    return s.evolved(knowledge=_learn(s, e.viewer, e.seat, e.card, _played_card(s)))
+    return s.evolved(knowledge=_learn(s, ((e.viewer, e.seat, e.card),), _played_card(s)))
 
 
 def _hands_compared(s: GameState, e: ev.HandsCompared) -> GameState:
-    source = _played_card(s)
-    s = s.evolved(knowledge=_learn(s, e.seat, e.target, e.target_card, source))
-    return s.evolved(knowledge=_learn(s, e.target, e.seat, e.card, source))
+    facts = ((e.seat, e.target, e.target_card), (e.target, e.seat, e.card))
+    return s.evolved(knowledge=_learn(s, facts, _played_card(s)))
 
 
 def _protection_gained(s: GameState, e: ev.ProtectionGained) -> GameState:
@@ -189,9 +193,8 @@ def _hands_swapped(s: GameState, e: ev.HandsSwapped) -> GameState:
             moved_to = b if k.seat == a else a
             knowledge.append(Knowledge(k.viewer, moved_to, k.card, source, s.round, s.turn))
     hands = _put(_put(s.hands, a, (e.seat_card,)), b, (e.other_card,))
-    s = s.evolved(hands=hands, knowledge=tuple(knowledge))
-    s = s.evolved(knowledge=_learn(s, a, b, e.other_card, source))
-    return s.evolved(knowledge=_learn(s, b, a, e.seat_card, source))
+    facts = ((a, b, e.other_card), (b, a, e.seat_card))
+    return s.evolved(hands=hands, knowledge=_learn(s, facts, source, tuple(knowledge)))
 
 
 def _chancellor_drew(s: GameState, e: ev.ChancellorDrew) -> GameState:

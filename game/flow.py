@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from game import events as ev
 from game.evolve import evolve
 from game.showdown import showdown_winners
@@ -34,7 +36,13 @@ UNFINISHED = ("token-target", "forfeit")
 
 def begin_turn(em: Emitter, seat: int) -> None:
     """Start a seat's turn: their protection ends and they draw (the deck is never empty here)."""
-    em.emit(ev.TurnStarted(seat, em.state.deck[0]))
+    em.emit(_turn_started(seat, em.state.deck[0]))
+
+
+@cache
+def _turn_started(seat: int, card: str) -> ev.TurnStarted:
+    """Events are values: the few turn starts there are are made once each."""
+    return ev.TurnStarted(seat, card)
 
 
 def draw(em: Emitter, seat: int) -> None:

@@ -11,28 +11,31 @@ from game.choices import choosable_others, countess_required, guesses, options
 from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
 from game.editions import Edition
 from game.events import CardPlayed
-from game.state import Decision, GameState, Phase
+from game.state import Decision, GameState
 
 
 def legal_commands(state: GameState | None) -> list[Command]:
     """All legal commands for `state.current` (several chosen players listed in seat order)."""
-    if state is None or state.phase is not Phase.ROUND or state.current is None:
+    seat = None if state is None else state.current  # None between rounds and after the game
+    if state is None or seat is None:
         return []
-    seat = state.current
     if state.decision is Decision.REDRAW:
         return [AnswerRedraw(seat, True), AnswerRedraw(seat, False)]
     hand = state.hands[seat]
     if state.decision is Decision.CHANCELLOR:
         return _chancellor_choices(seat, hand)
-    if countess_required(state.edition, hand):
-        cards: tuple[str, ...] = ("countess",)
-    else:
-        cards = hand if hand[0] != hand[-1] else hand[:1]  # two copies: one way to play them
-    others, mark, edition = choosable_others(state, seat), state.sycophant, state.edition
-    plays: list[Command] = []
-    for card in cards:
-        plays.extend(_plays(edition, seat, card, others, mark))
-    return plays
+    return list(
+        _hand_plays(state.edition, seat, hand, choosable_others(state, seat), state.sycophant)
+    )
+
+
+@cache
+def _hand_plays(
+    edition: Edition, seat: int, hand: tuple[str, ...], others: tuple[int, ...], mark: int | None
+) -> tuple[PlayCard, ...]:
+    """Every way to play a card of this hand (two copies of a card: one way to play them)."""
+    cards = ("countess",) if countess_required(edition, hand) else tuple(dict.fromkeys(hand))
+    return tuple(play for card in cards for play in _plays(edition, seat, card, others, mark))
 
 
 def legal_plays(state: GameState, seat: int, card: str) -> Mapping[PlayCard, CardPlayed]:

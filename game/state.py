@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from game.editions import Edition
@@ -96,19 +97,20 @@ class GameState:
         """Tokens needed to win this game."""
         return self.edition.target(len(self.players))
 
-    def in_round(self, seat: int) -> bool:
-        """Whether a seat is still in the current round."""
-        return not self.eliminated[seat]
-
     def seats_in_round(self) -> list[int]:
         """Seats still in the round, in seat order."""
         return [seat for seat, out in enumerate(self.eliminated) if not out]
 
     def next_seat(self, seat: int) -> int:
         """The next seat after `seat` (wrapping around) that is still in the round."""
-        count = len(self.players)
-        for step in range(1, count + 1):
-            candidate = (seat + step) % count
-            if not self.eliminated[candidate]:
-                return candidate
-        return seat
+        return _next_seat(self.eliminated, seat)
+
+
+@cache
+def _next_seat(eliminated: tuple[bool, ...], seat: int) -> int:
+    count = len(eliminated)
+    for step in range(1, count + 1):
+        candidate = (seat + step) % count
+        if not eliminated[candidate]:
+            return candidate
+    return seat
