@@ -13,7 +13,7 @@ from game.state import Decision, GameState, Knowledge, Phase
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
     """The state after `event` (None before the game has started)."""
-    return _HANDLERS[type(event)](state, event)
+    return EVOLVERS[type(event)](state, event)
 
 
 def fold(events: Iterable[ev.Event], state: GameState | None = None) -> GameState | None:
@@ -280,7 +280,7 @@ def _game_ended(s: GameState, e: ev.GameEnded) -> GameState:
     return s.evolved(phase=Phase.OVER, game_winners=e.winners)
 
 
-_HANDLERS: dict[type, Callable[[Any, Any], GameState]] = {
+EVOLVERS: dict[type, Callable[[Any, Any], GameState]] = {
     ev.GameStarted: _game_started,
     ev.RoundStarted: _round_started,
     ev.TurnStarted: _turn_started,
