@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 import typing
+from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from events.commands import encode_command
@@ -23,7 +25,7 @@ from events.store import EventStore, StoredEvent
 from events.vocabulary import VOCABULARY, Vocabulary
 from game import table as tables
 from game.state import GameState, Knowledge
-from game.table import Table, TableSeat
+from game.table import STATUSES, Table, TableSeat
 
 
 def _state_schema() -> str:
@@ -82,6 +84,7 @@ class GameRepository:
         self.vocabulary = vocabulary
         self.snapshot_every = snapshot_every
         self._state = schema_for(Table)()
+        self._listed = ListedLines()
 
     @classmethod
     def on(cls, client: RedisClient, namespace: str = "ll", **options: Any) -> GameRepository:
@@ -89,7 +92,7 @@ class GameRepository:
         return cls(
             EventStore(client, namespace=namespace),
             SnapshotStore(client, namespace=namespace),
-            GameIndex(client, namespace=namespace),
+            GameIndex(client, namespace=namespace, statuses=STATUSES),
             **options,
         )
 
@@ -189,7 +192,36 @@ class GameRepository:
         if after.version // self.snapshot_every > before // self.snapshot_every:
             self.save_snapshot(game_id, after)
         if self.index is not None and after.table is not None:
-            self.index.put(game_id, summary(after.table, now))
+            line = summary(after.table, now)
+            if self._listed.stale(game_id, line):
+                self.index.put(game_id, line)
+
+
+class ListedLines:
+    """The lobby lines this process wrote last: a game's line is written again only when it
+    changes, or when its `updated_at` is LIST_EVERY seconds old (so the lobby's activity order
+    lags by at most that much)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._lines: OrderedDict[str, GameSummary] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def stale(self, game_id: str, line: GameSummary) -> bool:
+        """Whether the index needs `line` (and, if so, remember it as written)."""
+        with self._lock:
+            last = self._lines.pop(game_id, None)
+            fresh = last is not None and replace(last, updated_at=line.updated_at) == line
+            if fresh and last is not None and line.updated_at - last.updated_at < LIST_EVERY:
+                self._lines[game_id] = last
+                return False
+            self._lines[game_id] = line
+            while len(self._lines) > self.size:
+                self._lines.popitem(last=False)
+            return True
+
+
+LIST_EVERY = 30.0
 
 
 def summary(table: Table, updated_at: float) -> GameSummary:

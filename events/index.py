@@ -44,14 +44,21 @@ class RebuildReport:
 class GameIndex:
     """Lobby queries over game summaries; everything in it can be rebuilt from the streams."""
 
-    def __init__(self, redis_client: RedisClient, *, namespace: str = "ll") -> None:
+    def __init__(
+        self, redis_client: RedisClient, *, namespace: str = "ll", statuses: Iterable[str] = ()
+    ) -> None:
         self.redis = redis_client
         self.namespace = namespace
         self.prefix = f"{namespace}:index:"
+        # Statuses seen (they only grow): a game leaves every other status's set on put.
+        self._known_statuses: set[str] = set(statuses)
 
     def put(self, game_id: str, summary: GameSummary) -> None:
-        """Insert or replace the game's summary."""
-        statuses = self._statuses()
+        """Insert or replace the game's summary (one round trip once the statuses are known)."""
+        if not self._known_statuses:
+            self._known_statuses |= self._statuses()
+        statuses = self._known_statuses | {summary.status}
+        self._known_statuses = statuses
         pipe = self.redis.pipeline(transaction=False)
         self._queue_put(pipe, game_id, summary, statuses)
         pipe.execute()

@@ -189,6 +189,7 @@ class WebhookSet:
 
 TableEvent = TableOpened | SeatTaken | SeatLeft | TurnTimedOut | WebhookSet
 TIMEOUT_CHOICES = ("bot", "forfeit")
+STATUSES = ("open", "playing", "over")  # what Table.status says
 
 
 def decide(table: Table | None, command: TableCommand | Command) -> list[Any]:

@@ -27,6 +27,7 @@ from events.games import GameRepository
 from events.index import GameIndex
 from events.snapshots import SnapshotStore
 from events.store import GAME_ID, EventStore
+from game.table import STATUSES
 from service import errors, metrics
 from service.config import Settings
 from service.deps import EXTENSION, Services, services
@@ -149,7 +150,7 @@ def build_services(settings: Settings, overrides: Mapping[str, Any] | None = Non
         namespace=settings.namespace,
         idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
     )
-    index = GameIndex(client, namespace=settings.namespace)
+    index = GameIndex(client, namespace=settings.namespace, statuses=STATUSES)
     games = GameRepository(store, SnapshotStore(client, namespace=settings.namespace), index)
     worker_settings = WorkerSettings.from_env({**os.environ, **(overrides or {})})
     queue_client = connect(settings.queue_url) if settings.queue_url else client

@@ -50,28 +50,40 @@ class RateLimiter:
         self.seat_limit = seat_limit
         self._hit = redis_client.register_script(HIT_SCRIPT)
 
-    def hit(self, bucket: str, scope: str, identity: str, limit: Limit) -> None:
-        """Count one request; raise the 429 ApiError when it is over the limit."""
-        key = f"{self.prefix}{bucket}:{scope}:{identity}"
-        count, ttl_ms = self._hit(keys=[key], args=[limit.seconds * 1000])
-        if int(count) > limit.count:
-            retry_after = max(1, math.ceil(int(ttl_ms) / 1000))
-            raise ApiError(
-                429,
-                "rate-limited",
-                "Too many requests",
-                f"At most {limit.count} requests per {limit.seconds} s per {scope};"
-                f" retry in {retry_after} s.",
-                headers={"Retry-After": str(retry_after)},
-                scope=scope,
-            )
-
     def check(self, bucket: str, address: str | None, seat: str | None) -> None:
-        """Count the request against its address's limit, then its seat's."""
-        if self.address_limit is not None and address:
-            self.hit(bucket, "address", address, self.address_limit)
-        if self.seat_limit is not None and seat:
-            self.hit(bucket, "seat", seat, self.seat_limit)
+        """Count the request against its address's limit and its seat's (one round trip);
+        raise the 429 ApiError of the first one it is over."""
+        scopes = [
+            (scope, identity, limit)
+            for scope, identity, limit in (
+                ("address", address, self.address_limit),
+                ("seat", seat, self.seat_limit),
+            )
+            if identity and limit is not None
+        ]
+        if not scopes:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for scope, identity, limit in scopes:
+            key = f"{self.prefix}{bucket}:{scope}:{identity}"
+            self._hit(keys=[key], args=[limit.seconds * 1000], client=pipe)
+        for (scope, _, limit), (count, ttl_ms) in zip(scopes, pipe.execute(), strict=True):
+            _refuse_over(scope, limit, int(count), int(ttl_ms))
+
+
+def _refuse_over(scope: str, limit: Limit, count: int, ttl_ms: int) -> None:
+    """The 429 problem when `count` requests in the window are over `limit`."""
+    if count > limit.count:
+        retry_after = max(1, math.ceil(ttl_ms / 1000))
+        raise ApiError(
+            429,
+            "rate-limited",
+            "Too many requests",
+            f"At most {limit.count} requests per {limit.seconds} s per {scope};"
+            f" retry in {retry_after} s.",
+            headers={"Retry-After": str(retry_after)},
+            scope=scope,
+        )
 
 
 def rate_limited(bucket: str = "default", *, seat: SeatKey | None = None) -> Callable[[F], F]:

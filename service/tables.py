@@ -7,10 +7,9 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import asdict
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, current_app, jsonify, request
 
 from events.games import GameRepository, LoadedGame, Outcome
 from game.commands import AnswerRedraw, Command, FinishChancellor, Forfeit, PlayCard
@@ -53,6 +52,11 @@ class Heads:
         self.size = size
         self._games: OrderedDict[str, LoadedGame] = OrderedDict()
         self._lock = threading.Lock()
+
+    def peek(self, game_id: str) -> LoadedGame | None:
+        """The cached state, read from nothing (it may be behind the stream)."""
+        with self._lock:
+            return self._games.get(game_id)
 
     def load(self, game_id: str) -> LoadedGame:
         """The game at its head: the cached state plus the stream's newer events."""
@@ -153,9 +157,26 @@ def view_json(game_id: str, loaded: LoadedGame, who: Audience) -> dict[str, Any]
         legal = [command_json(command) for command in legal_commands(state)]
     return {
         "game": table_json(game_id, loaded),
-        "view": None if seen is None else asdict(seen),
+        "view": None if seen is None else plain(seen),
         "legal": legal,
     }
+
+
+def view_response(game_id: str, loaded: LoadedGame, who: Audience) -> Response:
+    """The view as a JSON response tagged with the game's version (the shape of ViewSchema)."""
+    response = jsonify(view_json(game_id, loaded, who))
+    response.headers["Vary"] = "Authorization"
+    return with_etag(response, loaded.version)
+
+
+def plain(value: Any) -> Any:
+    """Dataclasses as dicts and tuples as lists, all the way down (a quick `asdict`)."""
+    if isinstance(value, tuple):
+        return [plain(item) for item in value]
+    names = getattr(value, "__dataclass_fields__", None)
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
+    return value
 
 
 def command_json(command: Command) -> dict[str, Any]:
@@ -186,6 +207,17 @@ def engine_command(seat: int, body: Mapping[str, Any]) -> Command:
     if kind == "redraw":
         return AnswerRedraw(seat, body["redraw"])
     return Forfeit(seat)
+
+
+def load_to_decide(game_id: str) -> tuple[LoadedGame, Table]:
+    """The game to decide a command on: the cached state when it is at the version the client
+    decided on (the append checks that version anyway, so nothing need be read), else `load`."""
+    cached = heads().peek(game_id)
+    if cached is not None and cached.table is not None:
+        header = request.headers.get("If-Match", "").strip().removeprefix("W/").strip('"')
+        if header == str(cached.version):
+            return cached, cached.table
+    return load(game_id)
 
 
 def expected_version() -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import Response, jsonify, request
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -15,14 +15,12 @@ from service.tables import (
     engine_command,
     expected_version,
     idempotency_key,
-    load,
+    load_to_decide,
     run,
-    view_json,
-    with_etag,
+    view_response,
 )
 
 blp = Blueprint("commands", __name__, url_prefix="/games", description="Playing")
-VIEW_SCHEMA = ViewSchema()  # one instance: building one (and its nested schemas) is costly
 
 IF_MATCH = {
     "name": "If-Match",
@@ -72,7 +70,7 @@ class Commands(MethodView):
                 "The command does not fit its schema.",
                 errors={"json": error.messages},
             ) from None
-        loaded, table = load(game_id)
+        loaded, table = load_to_decide(game_id)
         seat = require_seat(table)
         expected = expected_version()
         key = idempotency_key()
@@ -84,5 +82,4 @@ class Commands(MethodView):
             meta={"by": "seat", "seat": seat},
             loaded=loaded,
         )
-        response = jsonify(VIEW_SCHEMA.dump(view_json(game_id, outcome.game, Audience(seat))))
-        return with_etag(response, outcome.game.version)
+        return view_response(game_id, outcome.game, Audience(seat))

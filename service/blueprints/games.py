@@ -22,7 +22,7 @@ from service.schemas.games import (
     GameListSchema,
     ViewSchema,
 )
-from service.tables import load, new_game_id, run, table_json, view_json, with_etag
+from service.tables import load, new_game_id, run, table_json, view_response, with_etag
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games and their views")
 
@@ -92,10 +92,7 @@ class Game(MethodView):
         """Without a token: the public view. With a seat's token: that seat's view and its
         legal commands. The ETag is the game's version; If-None-Match gives 304."""
         loaded, table = load(game_id)
-        body = view_json(game_id, loaded, audience(table))
-        response = jsonify(ViewSchema().dump(body))
-        response.headers["Vary"] = "Authorization"
-        return with_etag(response, loaded.version)
+        return view_response(game_id, loaded, audience(table))
 
 
 @blp.route("/<game_id:game_id>/versions/<int:version>")
@@ -118,6 +115,4 @@ class Replay(MethodView):
             )
         who = audience(table)
         then, _ = load(game_id, version)
-        response = jsonify(ViewSchema().dump(view_json(game_id, then, who)))
-        response.headers["Vary"] = "Authorization"
-        return with_etag(response, version)
+        return view_response(game_id, then, who)

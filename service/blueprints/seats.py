@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -21,7 +21,7 @@ from service.schemas.games import (
     WebhookCreatedSchema,
     WebhookSchema,
 )
-from service.tables import context, load, run, view_json, with_etag
+from service.tables import context, load, run, view_response
 from workers.webhooks import new_secret, url_problem
 
 blp = Blueprint("seats", __name__, url_prefix="/games", description="Seats at a game")
@@ -156,5 +156,4 @@ def _by_a_seated_player(game_id: str, command: Any) -> Response:
     _, table = load(game_id)
     seat = require_seat(table)
     outcome = run_latest(game_id, command, {"by": "seat", "seat": seat})
-    response = jsonify(ViewSchema().dump(view_json(game_id, outcome.game, Audience(seat))))
-    return with_etag(response, outcome.game.version)
+    return view_response(game_id, outcome.game, Audience(seat))

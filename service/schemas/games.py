@@ -137,9 +137,11 @@ def load_command(body: Any) -> dict[str, Any]:
     chosen = COMMAND_SCHEMAS.get(kind) if isinstance(kind, str) else None
     if chosen is None:
         raise ma.ValidationError({"type": [f"One of: {', '.join(COMMAND_SCHEMAS)}."]})
-    loaded: dict[str, Any] = chosen().load(body)
+    loaded: dict[str, Any] = _COMMAND_LOADERS[chosen].load(body)
     return loaded
 
+
+_COMMAND_LOADERS = {schema: schema() for schema in COMMAND_SCHEMAS.values()}
 
 # The command body in the OpenAPI document: one of the schemas above, told apart by `type`.
 COMMAND_BODY = {
