@@ -12,7 +12,7 @@ import time
 import typing
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from events.commands import encode_command
@@ -211,7 +211,7 @@ class ListedLines:
         """Whether the index needs `line` (and, if so, remember it as written)."""
         with self._lock:
             last = self._lines.pop(game_id, None)
-            fresh = last is not None and replace(last, updated_at=line.updated_at) == line
+            fresh = last is not None and _listing(last) == _listing(line)
             if fresh and last is not None and line.updated_at - last.updated_at < LIST_EVERY:
                 self._lines[game_id] = last
                 return False
@@ -222,6 +222,11 @@ class ListedLines:
 
 
 LIST_EVERY = 30.0
+
+
+def _listing(line: GameSummary) -> tuple[str, str, int, int]:
+    """What a lobby line says but its time."""
+    return (line.status, line.edition, line.open_seats, line.players)
 
 
 def summary(table: Table, updated_at: float) -> GameSummary:

@@ -1,20 +1,23 @@
 """Redis-backed fixed-window rate limits, per client address and per seat.
 
-A window starts with a key's first request and lasts `Limit.seconds`: one Lua call increments
-the counter, sets its expiry when new, and returns the count and the time left. Keys are
-`{ns}:ratelimit:{bucket}:{address|seat}:{identity}`, one key per call (Redis Cluster safe).
-Over the limit: 429 problem+json `rate-limited` with `Retry-After` (whole seconds).
+A window starts with a key's first request and lasts `Limit.seconds`. Both of a request's
+counters are counted in one pipelined round trip, each by a small Lua script (one key each, so
+Redis Cluster is fine) that increments it, sets its expiry when new, and answers the count and
+the time left. Keys are `{ns}:ratelimit:{bucket}:{address|seat}:{identity}`. Over the limit:
+429 problem+json `rate-limited` with `Retry-After` (whole seconds).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import math
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from flask import request
+from redis.exceptions import NoScriptError
 
 from events.connection import RedisClient
 from service.config import Limit
@@ -27,6 +30,7 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}
 """
+HIT_SHA = hashlib.sha1(HIT_SCRIPT.encode()).hexdigest()
 
 # The seat identity of the current request (e.g. a hash of its seat token), or None.
 SeatKey = Callable[[], str | None]
@@ -48,7 +52,6 @@ class RateLimiter:
         self.prefix = f"{namespace}:ratelimit:"
         self.address_limit = address_limit
         self.seat_limit = seat_limit
-        self._hit = redis_client.register_script(HIT_SCRIPT)
 
     def check(self, bucket: str, address: str | None, seat: str | None) -> None:
         """Count the request against its address's limit and its seat's (one round trip);
@@ -63,12 +66,22 @@ class RateLimiter:
         ]
         if not scopes:
             return
-        pipe = self.redis.pipeline(transaction=False)
-        for scope, identity, limit in scopes:
-            key = f"{self.prefix}{bucket}:{scope}:{identity}"
-            self._hit(keys=[key], args=[limit.seconds * 1000], client=pipe)
-        for (scope, _, limit), (count, ttl_ms) in zip(scopes, pipe.execute(), strict=True):
+        keys = [f"{self.prefix}{bucket}:{scope}:{identity}" for scope, identity, _ in scopes]
+        try:
+            replies = self._hit(keys, scopes)
+        except NoScriptError:  # a new or flushed server: load the script, then count
+            self.redis.script_load(HIT_SCRIPT)
+            replies = self._hit(keys, scopes)
+        for (scope, _, limit), (count, ttl_ms) in zip(scopes, replies, strict=True):
             _refuse_over(scope, limit, int(count), int(ttl_ms))
+
+    def _hit(self, keys: list[str], scopes: list[tuple[str, str, Limit]]) -> list[Any]:
+        """EVALSHA once per key in one pipeline (no SCRIPT EXISTS round trip first)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for key, (_, _, limit) in zip(keys, scopes, strict=True):
+            pipe.evalsha(HIT_SHA, 1, key, limit.seconds * 1000)
+        replies: list[Any] = pipe.execute()
+        return replies
 
 
 def _refuse_over(scope: str, limit: Limit, count: int, ttl_ms: int) -> None:

@@ -172,11 +172,15 @@ def view_response(game_id: str, loaded: LoadedGame, who: Audience) -> Response:
 def plain(value: Any) -> Any:
     """Dataclasses as dicts and tuples as lists, all the way down (a quick `asdict`)."""
     if isinstance(value, tuple):
-        return [plain(item) for item in value]
+        return [item if isinstance(item, (str, int)) else plain(item) for item in value]
     names = getattr(value, "__dataclass_fields__", None)
-    if names is not None:
-        return {name: plain(getattr(value, name)) for name in names}
-    return value
+    if names is None:
+        return value
+    found = {name: getattr(value, name) for name in names}
+    for name, item in found.items():
+        if isinstance(item, tuple) or hasattr(item, "__dataclass_fields__"):
+            found[name] = plain(item)
+    return found
 
 
 def command_json(command: Command) -> dict[str, Any]:
