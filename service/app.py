@@ -103,6 +103,7 @@ def create_app(
     """The app; `config` overrides the environment (same names) and goes into app.config."""
     settings = Settings.load(config)
     app = Flask(__name__)
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # answers keep their fields' order
     app.config.update(
         API_TITLE=API_TITLE,
         API_VERSION=API_VERSION,

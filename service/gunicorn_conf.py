@@ -26,6 +26,7 @@ threads = int(os.environ.get("LOVELETTER_THREADS") or DEFAULT_THREADS)
 timeout = 60  # gthread: a worker's heartbeat, not a request's length
 graceful_timeout = 10
 keepalive = 5
+reuse_port = True  # each worker listens itself; the kernel spreads connections evenly
 control_socket_disable = True  # several servers on one machine would share its one path
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
