@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
 
+import orjson
+
 from events.connection import RedisClient
 
 GAME_ID = re.compile(r"[A-Za-z0-9._~-]{1,200}")
@@ -23,8 +25,15 @@ def game_key(namespace: str, game_id: str, suffix: str) -> str:
 
 
 def to_json(value: Mapping[str, Any]) -> str:
-    """Compact, key-sorted JSON: the form stored in the stream."""
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    """Compact, key-sorted JSON in UTF-8: the form stored in the stream.
+
+    orjson writes what `json.dumps(value, separators=(",", ":"), sort_keys=True,
+    ensure_ascii=False)` writes for events and their records, several times faster.
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except orjson.JSONEncodeError:  # e.g. an integer beyond 64 bits: the standard library's
+        return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
 @dataclass(frozen=True)

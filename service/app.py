@@ -31,6 +31,7 @@ from game.table import STATUSES
 from service import errors, metrics
 from service.config import Settings
 from service.deps import EXTENSION, Services, services
+from service.jsonprovider import OrjsonProvider
 from service.ratelimit import RateLimiter
 from service.schemas.base import ProblemSchema
 from workers.context import Context
@@ -103,7 +104,7 @@ def create_app(
     """The app; `config` overrides the environment (same names) and goes into app.config."""
     settings = Settings.load(config)
     app = Flask(__name__)
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # answers keep their fields' order
+    app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE=API_TITLE,
         API_VERSION=API_VERSION,
@@ -191,8 +192,10 @@ def _check_body() -> None:
             "Payload too large",
             f"The request body has {length} bytes; at most {limit} are accepted.",
         )
+    if request.method not in BODY_METHODS:
+        return
     chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-    if request.method in BODY_METHODS and (length or chunked) and not request.is_json:
+    if (length or chunked) and not request.is_json:
         raise errors.ApiError(
             415,
             "unsupported-media-type",

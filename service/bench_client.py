@@ -28,8 +28,11 @@ class JsonClient:
         body: Any = None,
         headers: Mapping[str, str] | None = None,
     ) -> tuple[int, Any]:
-        """Send one request; (status, decoded JSON body or None). Reconnects once if dropped."""
-        data = None if body is None else json.dumps(body).encode()
+        """Send one request; (status, decoded JSON body or None). Reconnects once if dropped.
+
+        `body` is encoded as JSON, unless it is bytes already (JSON encoded beforehand).
+        """
+        data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
         sent = {**JSON_HEADERS, **(headers or {})}
         for attempt in (1, 2):
             connection = self._connect()

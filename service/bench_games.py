@@ -1,28 +1,52 @@
 """The game driver of `loveletter bench api`: 2-player human-vs-human games played over HTTP.
 
 Each timed call is one real command (`POST /games/{id}/commands`) of whichever seat must act.
-The driver holds both seats and, having chosen the game's seed, mirrors the game with the rules
-engine: it knows the acting seat's legal commands without a GET (a command's answer is the
-sender's view, whose `legal` is empty when the other seat acts next), and checks every answer
-against the mirror. Starting a game (create, join, one GET that checks the mirror) is the
-untimed `prepare` step; the harness counts its requests.
+The driver holds both seats and chooses each game's seed, so it can play the game with the rules
+engine beforehand (untimed, before the clock starts): a script of legal commands, each with the
+version and the `legal` list the server must answer with. Every answer is checked against it.
+Starting a game (create, join, one GET that checks the script) is the untimed `prepare` step;
+the harness counts its requests.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from game import table as tables
 from game.legal import legal_commands
 from game.table import OpenTable, Table, TakeSeat
-from service.auth import token_hash
 from service.bench_client import JsonClient
 from service.tables import command_json
 
 EDITION = "2019"
 NAMES = ("p0", "p1")
+STAND_IN_HASH = "-"  # the scripts' seats: their real tokens come from the server
+GAMES_AHEAD = 12  # scripts made before the clock starts; more are made if a driver runs out
+
+
+@dataclass(frozen=True)
+class Move:
+    """One scripted command: who sends it, its JSON, and what the answer must show."""
+
+    seat: int
+    body: bytes
+    version: int  # the game's version once the command's events are appended
+    legal: list[dict[str, Any]]  # the sender's legal commands then ([] if the other acts next)
+
+
+@dataclass(frozen=True)
+class Script:
+    """A whole game played by the rules engine from a seed: its opening and every move."""
+
+    seed: str
+    version: int  # after create and join
+    first_seat: int
+    first_legal: list[dict[str, Any]]
+    moves: tuple[Move, ...]
 
 
 class GameDriver:
@@ -37,51 +61,65 @@ class GameDriver:
         self.games_started = 0
         self.game_id = ""
         self.tokens: dict[int, str] = {}
-        self.table: Table | None = None  # the mirror; None: start a new game first
         self.version = 0
+        self.scripts = [self._script() for _ in range(GAMES_AHEAD)]
+        self.moves: list[Move] = []  # what is left of the game being played, in reverse
 
     def prepare(self) -> int:
         """Start a new game if there is none being played; the number of requests sent."""
-        if self.table is not None and self.table.status == "playing":
+        if self.moves:
             return 0
-        self.table = None
-        self._start()
+        self._start(self.scripts.pop() if self.scripts else self._script())
         return 3
 
     def __call__(self) -> None:
-        """Send one legal command of the seat that must act; check the answer against the mirror."""
-        table = self.table
-        if table is None or table.game is None or table.status != "playing":
+        """Send the next scripted command; check the answer against the script."""
+        if not self.moves:
             raise RuntimeError("no game being played: call prepare() first")
-        seat = table.game.current
-        assert seat is not None
-        command = self.rng.choice(legal_commands(table.game))
+        move = self.moves.pop()
         self.sent += 1
         headers = {
-            "Authorization": f"Bearer {self.tokens[seat]}",
+            "Authorization": f"Bearer {self.tokens[move.seat]}",
             "If-Match": f'"{self.version}"',
             "Idempotency-Key": f"{self.prefix}-{self.sent}",
         }
-        self.table = None  # until the answer is checked
-        status, body = self.client.post(
-            f"/games/{self.game_id}/commands", command_json(command), headers
-        )
+        status, body = self.client.post(f"/games/{self.game_id}/commands", move.body, headers)
         if status != 200:
+            self.moves.clear()  # the game left the script: start another
             raise RuntimeError(f"command answered {status}: {body}")
-        events = tables.decide(table, command)
-        for event in events:
-            table = tables.evolve(table, event)
-        self._check(body, table, self.version + len(events), seat)
-        self.table, self.version = table, self.version + len(events)
+        self._check(body, move.version, move.legal)
+        self.version = move.version
 
-    def _start(self) -> None:
-        """Create a game with a seed of ours, take the second seat, and check the mirror."""
+    def _script(self) -> Script:
+        """Play a new game with the rules engine: random legal commands to its end."""
         seed = f"bench-{self.rng.getrandbits(64):016x}"
+        table, opening = mirror(self.edition, seed)
+        version = opening
+        assert table.game is not None and table.game.current is not None
+        first_seat = table.game.current
+        first_legal = [command_json(command) for command in legal_commands(table.game)]
+        moves = []
+        while table.status == "playing":
+            assert table.game is not None and table.game.current is not None
+            seat = table.game.current
+            command = self.rng.choice(legal_commands(table.game))
+            for event in tables.decide(table, command):
+                table = tables.evolve(table, event)
+                version += 1
+            game = table.game
+            legal = []
+            if table.status == "playing" and game is not None and game.current == seat:
+                legal = [command_json(next_command) for next_command in legal_commands(game)]
+            moves.append(Move(seat, json.dumps(command_json(command)).encode(), version, legal))
+        return Script(seed, opening, first_seat, first_legal, tuple(moves))
+
+    def _start(self, script: Script) -> None:
+        """Create the script's game, take the second seat, and check the opening view."""
         create = {
             "edition": self.edition,
             "seats": ["human", "human"],
             "name": NAMES[0],
-            "seed": seed,
+            "seed": script.seed,
             "on_timeout": "bot",
             "autostart": True,
         }
@@ -93,37 +131,37 @@ class GameDriver:
         if status != 201:
             raise RuntimeError(f"join answered {status}: {joined}")
         tokens = {created["seat"]: created["token"], joined["seat"]: joined["token"]}
-        table, version = mirror(self.edition, seed, tokens)
-        assert table.game is not None and table.game.current is not None
-        current = table.game.current
-        auth = {"Authorization": f"Bearer {tokens[current]}"}
+        auth = {"Authorization": f"Bearer {tokens[script.first_seat]}"}
         status, seen = self.client.get(f"/games/{game_id}", auth)
         if status != 200:
             raise RuntimeError(f"view answered {status}: {seen}")
-        self._check(seen, table, version, current)
-        self.game_id, self.tokens, self.table, self.version = game_id, tokens, table, version
+        self._check(seen, script.version, script.first_legal)
+        self.game_id, self.tokens, self.version = game_id, tokens, script.version
+        self.moves = list(reversed(script.moves))
         self.games_started += 1
 
     @staticmethod
-    def _check(body: Any, table: Table, version: int, seat: int) -> None:
-        """The server's view of `seat` agrees with the mirror: same version, same legal list."""
-        state = table.game
-        expected = []
-        if state is not None and state.current == seat:
-            expected = [command_json(command) for command in legal_commands(state)]
-        if body["game"]["version"] != version or body["legal"] != expected:
+    def _check(body: Any, version: int, legal: list[dict[str, Any]]) -> None:
+        """The server's answer agrees with the script: same version, same legal list."""
+        if body["game"]["version"] != version or body["legal"] != legal:
             raise RuntimeError(
-                f"the server's game (v{body['game']['version']}) left the mirror (v{version})"
+                f"the server's game (v{body['game']['version']}) left the script (v{version})"
             )
 
 
-def mirror(edition: str, seed: str, tokens: dict[int, str]) -> tuple[Table, int]:
-    """The table as the server built it from our create and join requests, and its version."""
-    host = TakeSeat(0, NAMES[0], token_hash(tokens[0]))
+def mirror(edition: str, seed: str) -> tuple[Table, int]:
+    """The table as the server builds it from our create and join requests, and its version.
+
+    Seat tokens are the server's; the game does not depend on them, so the script's seats
+    carry a stand-in.
+    """
     commands: list[OpenTable | TakeSeat] = [
-        OpenTable(edition, (None, None), seed, on_timeout="bot", autostart=True, host=host),
-        TakeSeat(None, NAMES[1], token_hash(tokens[1])),
-    ]
+        OpenTable(
+            edition, (None, None), seed, on_timeout="bot", autostart=True,
+            host=TakeSeat(0, NAMES[0], STAND_IN_HASH),
+        ),
+        TakeSeat(None, NAMES[1], STAND_IN_HASH),
+    ]  # fmt: skip
     table: Table | None = None
     version = 0
     for command in commands:
@@ -135,7 +173,7 @@ def mirror(edition: str, seed: str, tokens: dict[int, str]) -> tuple[Table, int]
 
 
 def make_game_driver(base_url: str) -> GameDriver:
-    """One simulated client of the real app (its first game is started here, untimed)."""
+    """One simulated client of the real app (its scripts are made and first game started here)."""
     driver = GameDriver(base_url)
     driver.prepare()
     return driver

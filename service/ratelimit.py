@@ -1,15 +1,15 @@
 """Redis-backed fixed-window rate limits, per client address and per seat.
 
 A window starts with a key's first request and lasts `Limit.seconds`. Both of a request's
-counters are counted in one pipelined round trip, each by a small Lua script (one key each, so
-Redis Cluster is fine) that increments it, sets its expiry when new, and answers the count and
-the time left. Keys are `{ns}:ratelimit:{bucket}:{address|seat}:{identity}`. Over the limit:
+counters are counted in one round trip by a small Lua script that increments each, sets its
+expiry when new, and answers the counts and the times left: one call with both keys (on Redis
+Cluster, whose scripts may not span slots, one call per key). Keys are
+`{ns}:ratelimit:{bucket}:{address|seat}:{identity}`. Over the limit:
 429 problem+json `rate-limited` with `Retry-After` (whole seconds).
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 import math
@@ -17,18 +17,24 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from flask import request
+from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
 from events.connection import RedisClient
+from service.apidoc import problems
 from service.config import Limit
 from service.errors import ApiError
 
 HIT_SCRIPT = """
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}
+local replies = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('PEXPIRE', key, ARGV[i]) end
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then redis.call('PEXPIRE', key, ARGV[i]); ttl = tonumber(ARGV[i]) end
+  replies[i] = {count, ttl}
+end
+return replies
 """
 HIT_SHA = hashlib.sha1(HIT_SCRIPT.encode()).hexdigest()
 
@@ -76,12 +82,17 @@ class RateLimiter:
             _refuse_over(scope, limit, int(count), int(ttl_ms))
 
     def _hit(self, keys: list[str], scopes: list[tuple[str, str, Limit]]) -> list[Any]:
-        """EVALSHA once per key in one pipeline (no SCRIPT EXISTS round trip first)."""
-        pipe = self.redis.pipeline(transaction=False)
-        for key, (_, _, limit) in zip(keys, scopes, strict=True):
-            pipe.evalsha(HIT_SHA, 1, key, limit.seconds * 1000)
-        replies: list[Any] = pipe.execute()
-        return replies
+        """[count, ttl] per key: one EVALSHA (no SCRIPT EXISTS round trip first)."""
+        windows = [limit.seconds * 1000 for _, _, limit in scopes]
+        if not isinstance(self.redis, RedisCluster):
+            replies: list[Any] = self.redis.evalsha(HIT_SHA, len(keys), *keys, *windows)
+            return replies
+        # redis-py refuses scripts in a cluster pipeline: one call per key, each to its node.
+        return [
+            reply
+            for key, window in zip(keys, windows, strict=True)
+            for reply in self.redis.evalsha(HIT_SHA, 1, key, window)
+        ]
 
 
 def _refuse_over(scope: str, limit: Limit, count: int, ttl_ms: int) -> None:
@@ -115,15 +126,6 @@ def rate_limited(bucket: str = "default", *, seat: SeatKey | None = None) -> Cal
             services().limiter.check(bucket, request.remote_addr, identity)
             return view(*args, **kwargs)
 
-        _document_429(limited)
-        return cast(F, limited)
+        return problems(429)(cast(F, limited))
 
     return decorate
-
-
-def _document_429(view: Any) -> None:
-    """Add the 429 response to the view's OpenAPI description (flask-smorest's `_apidoc`)."""
-    apidoc = copy.deepcopy(getattr(view, "_apidoc", {}))
-    responses = apidoc.setdefault("response", {}).setdefault("responses", {})
-    responses.setdefault(429, []).append("TOO_MANY_REQUESTS")
-    view._apidoc = apidoc

@@ -59,7 +59,5 @@ def test_ruff_finds_nothing() -> None:
 
 def test_mypy_finds_nothing() -> None:
     """Type hints are consistent across the packages."""
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy"], capture_output=True, text=True, cwd=ROOT
-    )
+    done = subprocess.run([sys.executable, "-m", "mypy"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -7,6 +7,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service.apidoc import problems
 from service.auth import Audience, request_seat_key, require_seat
 from service.errors import ApiError
 from service.ratelimit import rate_limited
@@ -48,12 +49,7 @@ class Commands(MethodView):
         parameters=[IF_MATCH, IDEMPOTENCY],
         requestBody={"required": True, "content": {"application/json": {"schema": COMMAND_BODY}}},
     )
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
-    @blp.alt_response(412, response="PRECONDITION_FAILED")
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    @blp.alt_response(428, response="PRECONDITION_REQUIRED")
+    @problems(401, 404, 409, 412, 422, 428)
     def post(self, game_id: str) -> Response:
         """Send a command decided on the version in If-Match; answers with your new view.
 

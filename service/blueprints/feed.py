@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from game.views import redact
+from service.apidoc import problems
 from service.auth import audience
 from service.schemas.games import FeedQuerySchema, FeedSchema
 from service.tables import games, load, with_etag
@@ -24,9 +25,7 @@ class Feed(MethodView):
 
     @blp.arguments(FeedQuerySchema, location="query")
     @blp.response(200, FeedSchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
+    @problems(401, 403, 404)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events after version `after` (a seat: its own view of them; no token: public ones;
         the seats and the auditor, once the game is over: all). With `wait`, block up to that

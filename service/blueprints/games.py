@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 
 from game.table import OpenTable, TakeSeat
 from service import auth
+from service.apidoc import problems
 from service.auth import audience
 from service.deps import services
 from service.errors import ApiError
@@ -47,7 +48,7 @@ class Games(MethodView):
     @rate_limited("lobby")
     @blp.arguments(CreateGameSchema)
     @blp.response(201, CreatedGameSchema)
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @problems(422)
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game; the creator takes the first human seat and gets its secret token."""
         bots = tuple(None if seat == "human" else seat for seat in body["seats"])
@@ -85,9 +86,7 @@ class Game(MethodView):
 
     @blp.response(200, ViewSchema)
     @blp.alt_response(304, description="Not modified since the version in If-None-Match")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
+    @problems(401, 403, 404)
     def get(self, game_id: str) -> Response:
         """Without a token: the public view. With a seat's token: that seat's view and its
         legal commands. The ETag is the game's version; If-None-Match gives 304."""
@@ -100,9 +99,7 @@ class Replay(MethodView):
     """A game as it was after any version: replay for the same audiences."""
 
     @blp.response(200, ViewSchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
+    @problems(401, 403, 404)
     def get(self, game_id: str, version: int) -> Response:
         """The view at `version` for the asking audience (everything, once the game is over)."""
         head, table = load(game_id)

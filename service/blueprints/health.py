@@ -11,6 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import metrics
+from service.apidoc import problems
 from service.deps import services
 from service.errors import ApiError
 from service.schemas.base import HealthSchema
@@ -28,7 +29,7 @@ class Health(MethodView):
     """Whether the service can reach Redis."""
 
     @blp.response(200, HealthSchema)
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(503)
     def get(self) -> dict[str, Any]:
         """200 when Redis answers PING, else a 503 problem."""
         try:

@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 from events.games import Outcome
 from game.table import BeginGame, LeaveSeat, PlayAgain, SetWebhook, Table, TakeSeat
 from service import auth
+from service.apidoc import problems
 from service.auth import Audience, request_seat_key, require_seat
 from service.errors import ApiError
 from service.ratelimit import rate_limited
@@ -49,8 +50,7 @@ class Seats(MethodView):
     @rate_limited("lobby")
     @blp.arguments(JoinSchema)
     @blp.response(201, SeatTokenSchema)
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
+    @problems(404, 409)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open human seat; the answer holds the seat's secret token (shown once)."""
         token = auth.new_token()
@@ -71,10 +71,7 @@ class Seat(MethodView):
 
     @rate_limited("lobby", seat=request_seat_key)
     @blp.response(204)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
+    @problems(401, 403, 404, 409)
     def delete(self, game_id: str, seat: int) -> None:
         """Leave your seat before the game starts (with that seat's token)."""
         _, table = load(game_id)
@@ -88,9 +85,7 @@ class Start(MethodView):
 
     @rate_limited("lobby", seat=request_seat_key)
     @blp.response(200, ViewSchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
+    @problems(401, 404, 409)
     def post(self, game_id: str) -> Response:
         """Any seated player starts the game once every seat is taken."""
         return _by_a_seated_player(game_id, BeginGame())
@@ -102,9 +97,7 @@ class Rematch(MethodView):
 
     @rate_limited("lobby", seat=request_seat_key)
     @blp.response(200, ViewSchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
+    @problems(401, 404, 409)
     def post(self, game_id: str) -> Response:
         """Once the game is over, any seated player deals a new game with the same seats."""
         return _by_a_seated_player(game_id, PlayAgain())
@@ -117,10 +110,7 @@ class Webhook(MethodView):
     @rate_limited("lobby", seat=request_seat_key)
     @blp.arguments(WebhookSchema)
     @blp.response(200, WebhookCreatedSchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @problems(401, 403, 404, 422)
     def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Have the seat told, by a signed POST, whenever it must act; the secret is shown once."""
         _, table = load(game_id)
@@ -135,9 +125,7 @@ class Webhook(MethodView):
 
     @rate_limited("lobby", seat=request_seat_key)
     @blp.response(204)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
+    @problems(401, 403, 404)
     def delete(self, game_id: str, seat: int) -> None:
         """Stop the seat's webhook."""
         _, table = load(game_id)

@@ -49,7 +49,7 @@ def test_the_base_scenario_passes() -> None:
 
 
 def test_rest_of_deck_is_the_unnamed_cards_in_table_order() -> None:
-    """"..." expands to the edition's remaining cards, in table order, copies together."""
+    """ "..." expands to the edition's remaining cards, in table order, copies together."""
     # Named: guard (set aside), prince, princess, baron (hands), priest (deck).
     rest = ["guard"] * 4 + ["priest", "baron", "handmaid", "handmaid", "prince", "king", "countess"]
     result = run_scenario(with_steps({"expect": {"deck": ["priest", *rest], "deck_size": 12}}))

@@ -11,6 +11,7 @@ import pytest
 from marshmallow import ValidationError
 
 from events.commands import COMMAND_TYPES, decode_command, encode_command
+from events.store import to_json
 from events.vocabulary import VOCABULARY, Vocabulary
 from game import events as ev
 from game.selfplay import play_game, random_chooser
@@ -97,6 +98,15 @@ def test_every_event_type_round_trips_through_json(name: str) -> None:
     wire = json.loads(json.dumps(VOCABULARY.encode(event)))
     assert wire["type"] == name and wire["v"] == VOCABULARY.version(name)
     assert VOCABULARY.decode(wire) == event
+
+
+@pytest.mark.parametrize("name", sorted(VOCABULARY.types))
+def test_the_stored_text_is_the_standard_librarys(name: str) -> None:
+    """The store's quick encoder writes what json.dumps (compact, sorted, UTF-8) writes."""
+    encoded = {**VOCABULARY.encode(SAMPLES[name]), "name": "Zoë 🌹", "at": 1764480000.123456}
+    standard = json.dumps(encoded, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    assert to_json(encoded) == standard
+    assert to_json({"big": 10**30}) == '{"big":1000000000000000000000000000000}'
 
 
 def test_malformed_events_are_refused() -> None:
