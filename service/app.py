@@ -9,7 +9,8 @@ from __future__ import annotations
 import http
 import importlib
 import os
-from collections.abc import Iterable, Mapping
+import types
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -63,6 +64,24 @@ Every error is an RFC 9457 problem (`application/problem+json`) whose `type` is
 """
 
 
+class LoveLetterFlask(Flask):
+    """Flask, remembering which views are coroutines: flask-smorest's decorators ask again on
+    every request, once per layer, and the answer never changes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync_views: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """The function itself, or a synchronous wrapper of a coroutine function (made once)."""
+        if not isinstance(func, types.FunctionType):  # e.g. bound methods, new every request
+            return super().ensure_sync(func)
+        found = self._sync_views.get(func)
+        if found is None:
+            found = self._sync_views.setdefault(func, super().ensure_sync(func))
+        return found
+
+
 class LoveLetterApi(Api):
     """flask-smorest's Api whose error responses are problem+json, documented as such."""
 
@@ -103,7 +122,7 @@ def create_app(
 ) -> Flask:
     """The app; `config` overrides the environment (same names) and goes into app.config."""
     settings = Settings.load(config)
-    app = Flask(__name__)
+    app = LoveLetterFlask(__name__)
     app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE=API_TITLE,
@@ -184,7 +203,7 @@ def api_of(app: Flask) -> Api:
 def _check_body() -> None:
     """Refuse oversized bodies (413) and bodies that are not JSON (415) before any view runs."""
     length = request.content_length
-    limit = services().settings.max_body_bytes
+    limit = services().settings.max_body_bytes if length is not None else 0
     if length is not None and length > limit:
         raise errors.ApiError(
             413,

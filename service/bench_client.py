@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import http.client
-import json
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
+
+import orjson
 
 JSON_HEADERS = {"Content-Type": "application/json", "Accept": "application/json"}
 
@@ -32,7 +33,7 @@ class JsonClient:
 
         `body` is encoded as JSON, unless it is bytes already (JSON encoded beforehand).
         """
-        data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
+        data = body if body is None or isinstance(body, bytes) else orjson.dumps(body)
         sent = {**JSON_HEADERS, **(headers or {})}
         for attempt in (1, 2):
             connection = self._connect()
@@ -47,7 +48,7 @@ class JsonClient:
                 continue
             if response.getheader("Connection", "").lower() == "close":
                 self.close()
-            return response.status, (json.loads(raw) if raw else None)
+            return response.status, (orjson.loads(raw) if raw else None)
         raise AssertionError("unreachable")
 
     def post(

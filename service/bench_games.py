@@ -10,11 +10,12 @@ the harness counts its requests.
 
 from __future__ import annotations
 
-import json
 import random
 import uuid
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from game import table as tables
 from game.legal import legal_commands
@@ -25,7 +26,7 @@ from service.tables import command_json
 EDITION = "2019"
 NAMES = ("p0", "p1")
 STAND_IN_HASH = "-"  # the scripts' seats: their real tokens come from the server
-GAMES_AHEAD = 12  # scripts made before the clock starts; more are made if a driver runs out
+GAMES_AHEAD = 24  # scripts made before the clock starts; more are made if a driver runs out
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class GameDriver:
             legal = []
             if table.status == "playing" and game is not None and game.current == seat:
                 legal = [command_json(next_command) for next_command in legal_commands(game)]
-            moves.append(Move(seat, json.dumps(command_json(command)).encode(), version, legal))
+            moves.append(Move(seat, orjson.dumps(command_json(command)), version, legal))
         return Script(seed, opening, first_seat, first_legal, tuple(moves))
 
     def _start(self, script: Script) -> None:

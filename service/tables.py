@@ -157,7 +157,7 @@ def view_json(game_id: str, loaded: LoadedGame, who: Audience) -> dict[str, Any]
         legal = [command_json(command) for command in legal_commands(state)]
     return {
         "game": table_json(game_id, loaded),
-        "view": None if seen is None else plain(seen),
+        "view": seen,  # a dataclass: the app's orjson writes it as an object, field by field
         "legal": legal,
     }
 
@@ -167,20 +167,6 @@ def view_response(game_id: str, loaded: LoadedGame, who: Audience) -> Response:
     response = jsonify(view_json(game_id, loaded, who))
     response.headers["Vary"] = "Authorization"
     return with_etag(response, loaded.version)
-
-
-def plain(value: Any) -> Any:
-    """Dataclasses as dicts and tuples as lists, all the way down (a quick `asdict`)."""
-    if isinstance(value, tuple):
-        return [item if isinstance(item, (str, int)) else plain(item) for item in value]
-    names = getattr(value, "__dataclass_fields__", None)
-    if names is None:
-        return value
-    found = {name: getattr(value, name) for name in names}
-    for name, item in found.items():
-        if isinstance(item, tuple) or hasattr(item, "__dataclass_fields__"):
-            found[name] = plain(item)
-    return found
 
 
 def command_json(command: Command) -> dict[str, Any]:

@@ -23,7 +23,7 @@ LAST_VERSION = 2**62
 class Feed(MethodView):
     """What happened, as the asking audience may know it."""
 
-    @blp.arguments(FeedQuerySchema, location="query")
+    @blp.arguments(FeedQuerySchema(), location="query")
     @blp.response(200, FeedSchema)
     @problems(401, 403, 404)
     def get(self, query: dict[str, Any], game_id: str) -> Response:

@@ -48,7 +48,7 @@ class Seats(MethodView):
     """Join a game."""
 
     @rate_limited("lobby")
-    @blp.arguments(JoinSchema)
+    @blp.arguments(JoinSchema())
     @blp.response(201, SeatTokenSchema)
     @problems(404, 409)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -108,7 +108,7 @@ class Webhook(MethodView):
     """A seat's "your turn" webhook."""
 
     @rate_limited("lobby", seat=request_seat_key)
-    @blp.arguments(WebhookSchema)
+    @blp.arguments(WebhookSchema())
     @blp.response(200, WebhookCreatedSchema)
     @problems(401, 403, 404, 422)
     def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
