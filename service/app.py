@@ -203,7 +203,9 @@ def api_of(app: Flask) -> Api:
 def _check_body() -> None:
     """Refuse oversized bodies (413) and bodies that are not JSON (415) before any view runs."""
     length = request.content_length
-    limit = services().settings.max_body_bytes if length is not None else 0
+    if length is None and request.method not in BODY_METHODS:
+        return  # most requests: a GET without a body
+    limit = services().settings.max_body_bytes
     if length is not None and length > limit:
         raise errors.ApiError(
             413,

@@ -7,6 +7,7 @@ command-line flags override this file.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 from pathlib import Path
@@ -37,6 +38,12 @@ def on_starting(server: Any) -> None:
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
         Path(folder).mkdir(parents=True, exist_ok=True)
+
+
+def post_worker_init(worker: Any) -> None:
+    """Leave the loaded app's objects out of garbage collection: they live as long as the
+    worker, and each full collection would walk them all again."""
+    gc.freeze()
 
 
 def child_exit(server: Any, worker: Any) -> None:

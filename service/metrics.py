@@ -8,9 +8,11 @@ index at scrape time.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from flask import Flask, Response, g, request
 from prometheus_client import (
@@ -69,10 +71,22 @@ def install_request_metrics(app: Flask) -> None:
     def _observe(response: Response) -> Response:
         started = g.pop("loveletter_started", None)
         endpoint = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
-        REQUESTS.labels(endpoint, request.method, str(response.status_code)).inc()
+        method = request.method
+        _requests(endpoint, method, response.status_code).inc()
         if started is not None:
-            LATENCY.labels(endpoint, request.method).observe(time.perf_counter() - started)
+            _latency(endpoint, method).observe(time.perf_counter() - started)
         return response
+
+
+# A labelled child is looked up once per label values (labels() validates and locks each time).
+@functools.lru_cache(maxsize=1024)
+def _requests(endpoint: str, method: str, status: int) -> Any:
+    return REQUESTS.labels(endpoint, method, str(status))
+
+
+@functools.lru_cache(maxsize=1024)
+def _latency(endpoint: str, method: str) -> Any:
+    return LATENCY.labels(endpoint, method)
 
 
 def games_by_status(redis_client: RedisClient, index: GameIndex) -> dict[str, int]:
