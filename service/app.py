@@ -203,8 +203,6 @@ def api_of(app: Flask) -> Api:
 def _check_body() -> None:
     """Refuse oversized bodies (413) and bodies that are not JSON (415) before any view runs."""
     length = request.content_length
-    if length is None and request.method not in BODY_METHODS:
-        return  # most requests: a GET without a body
     limit = services().settings.max_body_bytes
     if length is not None and length > limit:
         raise errors.ApiError(
