@@ -174,9 +174,11 @@ def print_table(summary: dict[str, Any]) -> None:
         )
     console = Console(width=max(Console().width, 110))
     console.print(table)
+    shared = summary["shared_wins"]
     console.print(
-        f"A shared win counts as a win for each winner ({summary['shared_wins']} games were "
-        "shared), so win rates may add up to more than 100%. Seats rotate one place a game."
+        f"A shared win counts as a win for each winner ({shared} game{'' if shared == 1 else 's'}"
+        f" {'was' if shared == 1 else 'were'} shared), so win rates may add up to more than 100%."
+        " Seats rotate one place a game."
     )
 
 
