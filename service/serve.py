@@ -11,6 +11,7 @@ import ctypes
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -105,6 +106,12 @@ class Child:
 
 def serve(options: ServeOptions) -> int:
     """Run everything until SIGINT/SIGTERM (0) or until a child dies (1)."""
+    if port_taken(options.host, options.port):
+        print(
+            f"loveletter serve: port {options.port} is in use; choose another with --port",
+            file=sys.stderr,
+        )
+        return 1
     stop = threading.Event()
     previous = {sig: signal.signal(sig, _setter(stop)) for sig in (signal.SIGINT, signal.SIGTERM)}
     metrics_dir = tempfile.mkdtemp(prefix="loveletter-metrics-")
@@ -141,6 +148,19 @@ def serve(options: ServeOptions) -> int:
         shutil.rmtree(metrics_dir, ignore_errors=True)
     print("loveletter serve: stopped", flush=True)
     return status
+
+
+def port_taken(host: str, port: int) -> bool:
+    """Whether something listens on host:port already. gunicorn's workers bind with
+    SO_REUSEPORT, so a second server would silently share the port instead of failing."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # TIME_WAIT is no owner
+        try:
+            probe.bind(address)
+        except OSError:
+            return True
+    return False
 
 
 def wait_ready(url: str, child: Child, stop: threading.Event) -> bool:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import signal
+import socket
+import subprocess
+import sys
 
 import pytest
 
-from tests.e2e.conftest import Serve, get
+from service.serve import port_taken
+from tests.e2e.conftest import MAIN, Serve, get
 
 
 @pytest.mark.slow
@@ -25,3 +29,21 @@ def test_serve_starts_everything_and_stops_cleanly(
     for program in ("gunicorn", "rq.cli worker", "redis-server"):
         assert program in commands, served.children
     served.stop(stop_signal)
+
+
+def test_serve_refuses_a_port_in_use() -> None:
+    """A second server on a taken port says so and stops, rather than sharing the port."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert port_taken("127.0.0.1", port)
+        done = subprocess.run(
+            [sys.executable, "-c", MAIN, "serve", "--port", str(port), "--host", "127.0.0.1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert f"port {port} is in use" in done.stderr
+    assert not port_taken("127.0.0.1", port)  # free again once the listener is closed
