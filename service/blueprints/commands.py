@@ -5,10 +5,10 @@ from __future__ import annotations
 import marshmallow as ma
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.apidoc import problems
 from service.auth import Audience, request_seat_key, require_seat
+from service.blueprint import Blueprint
 from service.errors import ApiError
 from service.ratelimit import rate_limited
 from service.schemas.games import COMMAND_BODY, ViewSchema, load_command

@@ -6,11 +6,11 @@ from typing import Any
 
 from flask import Response, jsonify
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from game.views import redact
 from service.apidoc import problems
 from service.auth import audience
+from service.blueprint import Blueprint
 from service.schemas.games import FeedQuerySchema, FeedSchema
 from service.tables import games, load, with_etag
 

@@ -7,12 +7,12 @@ from typing import Any
 
 from flask import Response, jsonify, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from game.table import OpenTable, TakeSeat
 from service import auth
 from service.apidoc import problems
 from service.auth import audience
+from service.blueprint import Blueprint
 from service.deps import services
 from service.errors import ApiError
 from service.ratelimit import rate_limited

@@ -8,10 +8,10 @@ from typing import Any
 import redis
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service import metrics
 from service.apidoc import problems
+from service.blueprint import Blueprint
 from service.deps import services
 from service.errors import ApiError
 from service.schemas.base import HealthSchema

@@ -6,13 +6,13 @@ from typing import Any
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from events.games import Outcome
 from game.table import BeginGame, LeaveSeat, PlayAgain, SetWebhook, Table, TakeSeat
 from service import auth
 from service.apidoc import problems
 from service.auth import Audience, request_seat_key, require_seat
+from service.blueprint import Blueprint
 from service.errors import ApiError
 from service.ratelimit import rate_limited
 from service.schemas.games import (

@@ -7,8 +7,8 @@ from typing import Any
 import marshmallow as ma
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from service.blueprint import Blueprint
 from service.deps import services
 from service.errors import ApiError
 from service.ratelimit import rate_limited

@@ -58,14 +58,27 @@ def test_non_json_body_is_415(probe_client: FlaskClient) -> None:
     problem(response, 415, "unsupported-media-type")
 
 
-@pytest.mark.parametrize("raw", [b"{", b'{"name": }', b"\xff\xfe", b"nope"])
+DEEP = b'{"name": ' + b"[" * 5000 + b"]" * 5000 + b"}"  # deeper than any parser's stack
+LONE_SURROGATE = b'{"name": "\\ud800"}'  # valid JSON syntax, but no Unicode string
+MALFORMED = [b"{", b'{"name": }', b"\xff\xfe", b"nope", DEEP, LONE_SURROGATE]
+
+
+@pytest.mark.parametrize("raw", MALFORMED)
 def test_malformed_json_is_400(probe_client: FlaskClient, raw: bytes) -> None:
     response = probe_client.post("/probe/items", data=raw, content_type="application/json")
     problem(response, 400, "malformed-json")
 
 
-def test_malformed_json_read_by_a_plain_view_is_400(probe_client: FlaskClient) -> None:
-    response = probe_client.post("/probe/raw", data=b"{]", content_type="application/json")
+@pytest.mark.parametrize("raw", [b"{]", DEEP, LONE_SURROGATE])
+def test_malformed_json_read_by_a_plain_view_is_400(probe_client: FlaskClient, raw: bytes) -> None:
+    response = probe_client.post("/probe/raw", data=raw, content_type="application/json")
+    problem(response, 400, "malformed-json")
+
+
+@pytest.mark.parametrize("raw", [DEEP, LONE_SURROGATE])
+def test_creating_a_game_from_malformed_json_is_400(client: FlaskClient, raw: bytes) -> None:
+    body = raw.replace(b'"name"', b'"edition": "2019", "seats": ["human", "random"], "name"')
+    response = client.post("/games", data=body, content_type="application/json")
     problem(response, 400, "malformed-json")
 
 
