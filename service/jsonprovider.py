@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import orjson
@@ -10,6 +12,19 @@ from flask.json.provider import DefaultJSONProvider
 
 # Marshmallow's error messages key list positions by int; answers keep their fields' order.
 OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+# orjson reads integers beyond 64 bits as floats: a text with such a long run of digits is
+# read again by the standard library, once orjson has found it well-formed.
+LONG_DIGITS = re.compile(rb"[0-9]{19,}")
+
+
+def loads(text: str | bytes) -> Any:
+    """The value of a JSON text; JSONDecodeError if it is not JSON, holds a lone surrogate or
+    nests deeper than 1,024 (which the standard library would let through or overflow on)."""
+    value = orjson.loads(text)
+    data = text.encode() if isinstance(text, str) else text
+    return json.loads(data) if LONG_DIGITS.search(data) else value
 
 
 class OrjsonProvider(DefaultJSONProvider):
@@ -23,7 +38,7 @@ class OrjsonProvider(DefaultJSONProvider):
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         """The value of a JSON text (a ValueError if it is not JSON)."""
-        return orjson.loads(s)
+        return loads(s)
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         """A JSON response of the value (as `jsonify` makes it), encoded once, as bytes."""

@@ -75,6 +75,18 @@ def test_malformed_json_read_by_a_plain_view_is_400(probe_client: FlaskClient, r
     problem(response, 400, "malformed-json")
 
 
+@pytest.mark.parametrize(("path", "status"), [("/probe/items", 201), ("/probe/raw", 200)])
+def test_integers_of_any_size_stay_integers(
+    probe_client: FlaskClient, path: str, status: int
+) -> None:
+    """JSON has integers of any size; none is read as a float (and refused as not an integer)."""
+    big = -8942094698093163315200
+    body = f'{{"name": "a", "count": {big}}}'
+    response = probe_client.post(path, data=body, content_type="application/json")
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert f'"count":{big}' in response.get_data(as_text=True).replace(" ", "")
+
+
 @pytest.mark.parametrize("raw", [DEEP, LONE_SURROGATE])
 def test_creating_a_game_from_malformed_json_is_400(client: FlaskClient, raw: bytes) -> None:
     body = raw.replace(b'"name"', b'"edition": "2019", "seats": ["human", "random"], "name"')
