@@ -11,14 +11,12 @@ Cluster, whose scripts may not span slots, one call per key). Keys are
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from flask import request
 from redis.cluster import RedisCluster
-from redis.exceptions import NoScriptError
 
 from events.connection import RedisClient
 from service.apidoc import problems
@@ -36,7 +34,6 @@ for i, key in ipairs(KEYS) do
 end
 return replies
 """
-HIT_SHA = hashlib.sha1(HIT_SCRIPT.encode()).hexdigest()
 
 # The seat identity of the current request (e.g. a hash of its seat token), or None.
 SeatKey = Callable[[], str | None]
@@ -58,6 +55,7 @@ class RateLimiter:
         self.prefix = f"{namespace}:ratelimit:"
         self.address_limit = address_limit
         self.seat_limit = seat_limit
+        self._script = redis_client.register_script(HIT_SCRIPT)  # loads itself when missing
 
     def check(self, bucket: str, address: str | None, seat: str | None) -> None:
         """Count the request against its address's limit and its seat's (one round trip);
@@ -73,25 +71,20 @@ class RateLimiter:
         if not scopes:
             return
         keys = [f"{self.prefix}{bucket}:{scope}:{identity}" for scope, identity, _ in scopes]
-        try:
-            replies = self._hit(keys, scopes)
-        except NoScriptError:  # a new or flushed server: load the script, then count
-            self.redis.script_load(HIT_SCRIPT)
-            replies = self._hit(keys, scopes)
+        replies = self._hit(keys, [limit.seconds * 1000 for _, _, limit in scopes])
         for (scope, _, limit), (count, ttl_ms) in zip(scopes, replies, strict=True):
             _refuse_over(scope, limit, int(count), int(ttl_ms))
 
-    def _hit(self, keys: list[str], scopes: list[tuple[str, str, Limit]]) -> list[Any]:
-        """[count, ttl] per key: one EVALSHA (no SCRIPT EXISTS round trip first)."""
-        windows = [limit.seconds * 1000 for _, _, limit in scopes]
+    def _hit(self, keys: list[str], windows: list[int]) -> list[Any]:
+        """[count, ttl] per key, in one script call."""
         if not isinstance(self.redis, RedisCluster):
-            replies: list[Any] = self.redis.evalsha(HIT_SHA, len(keys), *keys, *windows)
+            replies: list[Any] = self._script(keys=keys, args=windows)
             return replies
-        # redis-py refuses scripts in a cluster pipeline: one call per key, each to its node.
+        # A cluster script may not span slots: one call per key, each to its node.
         return [
             reply
             for key, window in zip(keys, windows, strict=True)
-            for reply in self.redis.evalsha(HIT_SHA, 1, key, window)
+            for reply in self._script(keys=[key], args=[window])
         ]
 
 
