@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, request
@@ -19,6 +18,7 @@ from service.bench_client import JsonClient
 
 NAMESPACE_ENV = "LOVELETTER_BENCH_NAMESPACE"
 PATH = "/bare/<game_id>/events"
+EVENT = {"type": "card_played", "seat": 1, "card": "guard", "target": 2, "guess": "priest"}
 
 app = Flask(__name__)
 _redis = connect()
@@ -36,15 +36,23 @@ def append(game_id: str) -> Response:
     return Response(json.dumps({"id": text}), 201, mimetype="application/json")
 
 
-def make_driver(base_url: str) -> Callable[[], None]:
+class BareDriver:
     """One simulated client of the bare endpoint: each call POSTs one small event."""
-    client = JsonClient(base_url)
-    path = f"/bare/{uuid.uuid4().hex[:12]}/events"
-    payload = {"type": "card_played", "seat": 1, "card": "guard", "target": 2, "guess": "priest"}
 
-    def command() -> None:
-        status, _body = client.post(path, payload)
+    def __init__(self, base_url: str) -> None:
+        self.client = JsonClient(base_url)
+        self.path = f"/bare/{uuid.uuid4().hex[:12]}/events"
+
+    def __call__(self) -> None:
+        status, _body = self.client.post(self.path, EVENT)
         if status != 201:
             raise RuntimeError(f"bare endpoint answered {status}")
 
-    return command
+    def reconnect(self) -> None:
+        """Send the next request on a new connection."""
+        self.client.close()
+
+
+def make_driver(base_url: str) -> BareDriver:
+    """One simulated client of the bare endpoint."""
+    return BareDriver(base_url)

@@ -1,18 +1,26 @@
 """Redis-backed fixed-window rate limits, per client address and per seat.
 
-A window starts with a key's first request and lasts `Limit.seconds`. Both of a request's
-counters are counted in one round trip by a small Lua script that increments each, sets its
-expiry when new, and answers the counts and the times left: one call with both keys (on Redis
+A window starts with a key's first request and lasts `Limit.seconds`. Redis holds, per key,
+how many requests the window has granted, never more than the limit. A process asks for a
+few at a time (an allowance: 1, then twice as many each time it runs out, at most a sixteenth
+of the limit) and admits requests from it without a round trip; a refusal is remembered until
+the window ends, since the count only grows. So no window admits more than its limit, and
+allowances left unspent in other processes can refuse a client at most (processes - 1) x a
+sixteenth of the limit early. A request's keys are asked for in one Lua call (on Redis
 Cluster, whose scripts may not span slots, one call per key). Keys are
-`{ns}:ratelimit:{bucket}:{address|seat}:{identity}`. Over the limit:
-429 problem+json `rate-limited` with `Retry-After` (whole seconds).
+`{ns}:ratelimit:{bucket}:{address|seat}:{identity}`. Over the limit: 429 problem+json
+`rate-limited` with `Retry-After` (whole seconds).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from flask import request
@@ -23,25 +31,52 @@ from service.apidoc import problems
 from service.config import Limit
 from service.errors import ApiError
 
-HIT_SCRIPT = """
+# Per key, ARGV holds (limit, wanted, window ms); the reply is (granted, ms left in the window).
+GRANT_SCRIPT = """
 local replies = {}
 for i, key in ipairs(KEYS) do
-  local count = redis.call('INCR', key)
-  if count == 1 then redis.call('PEXPIRE', key, ARGV[i]) end
+  local limit, wanted, window = tonumber(ARGV[3*i-2]), tonumber(ARGV[3*i-1]), ARGV[3*i]
+  local granted = math.max(0, math.min(wanted, limit - tonumber(redis.call('GET', key) or 0)))
+  if granted > 0 and redis.call('INCRBY', key, granted) == granted then
+    redis.call('PEXPIRE', key, window)
+  end
   local ttl = redis.call('PTTL', key)
-  if ttl < 0 then redis.call('PEXPIRE', key, ARGV[i]); ttl = tonumber(ARGV[i]) end
-  replies[i] = {count, ttl}
+  if ttl == -1 then redis.call('PEXPIRE', key, window) end
+  if ttl < 0 then ttl = tonumber(window) end
+  replies[i] = {granted, ttl}
 end
 return replies
 """
+ALLOWANCE_SHARE = 16  # an allowance is at most this fraction of the limit
+KEPT_ALLOWANCES = 10_000  # keys whose allowance each process remembers
 
 # The seat identity of the current request (e.g. a hash of its seat token), or None.
 SeatKey = Callable[[], str | None]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+@dataclass
+class Allowance:
+    """What this process may still admit for one key until `ends` (monotonic seconds);
+    `left` -1 is a refusal, kept until the window ends."""
+
+    left: int
+    ends: float
+    size: int  # how many were asked for
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A key whose allowance is spent: ask Redis for `size` more."""
+
+    key: str
+    scope: str
+    limit: Limit
+    size: int
+
+
 class RateLimiter:
-    """Counts hits per (bucket, scope, identity) in Redis and refuses those over the limit."""
+    """Admits or refuses requests per (bucket, scope, identity), counting in Redis."""
 
     def __init__(
         self,
@@ -55,52 +90,87 @@ class RateLimiter:
         self.prefix = f"{namespace}:ratelimit:"
         self.address_limit = address_limit
         self.seat_limit = seat_limit
-        self._script = redis_client.register_script(HIT_SCRIPT)  # loads itself when missing
+        self._script = redis_client.register_script(GRANT_SCRIPT)  # loads itself when missing
+        self._allowances: OrderedDict[str, Allowance] = OrderedDict()
+        self._lock = threading.Lock()
 
     def check(self, bucket: str, address: str | None, seat: str | None) -> None:
-        """Count the request against its address's limit and its seat's (one round trip);
-        raise the 429 ApiError of the first one it is over."""
-        scopes = [
-            (scope, identity, limit)
-            for scope, identity, limit in (
-                ("address", address, self.address_limit),
-                ("seat", seat, self.seat_limit),
-            )
-            if identity and limit is not None
-        ]
-        if not scopes:
-            return
-        keys = [f"{self.prefix}{bucket}:{scope}:{identity}" for scope, identity, _ in scopes]
-        replies = self._hit(keys, [limit.seconds * 1000 for _, _, limit in scopes])
-        for (scope, _, limit), (count, ttl_ms) in zip(scopes, replies, strict=True):
-            _refuse_over(scope, limit, int(count), int(ttl_ms))
+        """Count the request against its address's limit and its seat's; raise the 429
+        ApiError of the first one it is over."""
+        now = time.monotonic()
+        asks = []
+        for scope, identity, limit in (
+            ("address", address, self.address_limit),
+            ("seat", seat, self.seat_limit),
+        ):
+            if identity and limit is not None:
+                key = f"{self.prefix}{bucket}:{scope}:{identity}"
+                size = self._spend(key, scope, limit, now)
+                if size:
+                    asks.append(Ask(key, scope, limit, size))
+        if asks:
+            self._ask(asks, now)
 
-    def _hit(self, keys: list[str], windows: list[int]) -> list[Any]:
-        """[count, ttl] per key, in one script call."""
+    def _spend(self, key: str, scope: str, limit: Limit, now: float) -> int:
+        """Admit one request from this process's allowance for `key` (0), or say how many to
+        ask Redis for: twice the last allowance, at most a share of the limit."""
+        with self._lock:
+            allowance = self._allowances.get(key)
+            if allowance is not None and now < allowance.ends:
+                if allowance.left > 0:
+                    allowance.left -= 1
+                    return 0
+                if allowance.left < 0:
+                    raise _refusal(scope, limit, math.ceil((allowance.ends - now) * 1000))
+        last = allowance.size if allowance is not None else 0
+        return max(1, min(2 * last, limit.count // ALLOWANCE_SHARE))
+
+    def _ask(self, asks: list[Ask], now: float) -> None:
+        """Ask Redis for allowances in one call; keep them; raise the first refusal."""
+        args = [
+            value for ask in asks for value in (ask.limit.count, ask.size, ask.limit.seconds * 1000)
+        ]
+        replies = self._grant([ask.key for ask in asks], args)
+        refusals = []
+        with self._lock:
+            for ask, (granted, ttl_ms) in zip(asks, replies, strict=True):
+                # What was left of an older allowance is given up (it may be of an ended window).
+                self._allowances.pop(ask.key, None)
+                self._allowances[ask.key] = Allowance(
+                    int(granted) - 1, now + ttl_ms / 1000, ask.size
+                )
+                if granted == 0:
+                    refusals.append(_refusal(ask.scope, ask.limit, int(ttl_ms)))
+            while len(self._allowances) > KEPT_ALLOWANCES:
+                self._allowances.popitem(last=False)
+        if refusals:
+            raise refusals[0]
+
+    def _grant(self, keys: list[str], args: list[int]) -> list[Any]:
+        """[granted, ttl ms] per key, in one script call."""
         if not isinstance(self.redis, RedisCluster):
-            replies: list[Any] = self._script(keys=keys, args=windows)
+            replies: list[Any] = self._script(keys=keys, args=args)
             return replies
         # A cluster script may not span slots: one call per key, each to its node.
         return [
             reply
-            for key, window in zip(keys, windows, strict=True)
-            for reply in self._script(keys=[key], args=[window])
+            for index, key in enumerate(keys)
+            for reply in self._script(keys=[key], args=args[3 * index : 3 * index + 3])
         ]
 
 
-def _refuse_over(scope: str, limit: Limit, count: int, ttl_ms: int) -> None:
-    """The 429 problem when `count` requests in the window are over `limit`."""
-    if count > limit.count:
-        retry_after = max(1, math.ceil(ttl_ms / 1000))
-        raise ApiError(
-            429,
-            "rate-limited",
-            "Too many requests",
-            f"At most {limit.count} requests per {limit.seconds} s per {scope};"
-            f" retry in {retry_after} s.",
-            headers={"Retry-After": str(retry_after)},
-            scope=scope,
-        )
+def _refusal(scope: str, limit: Limit, ttl_ms: int) -> ApiError:
+    """The 429 problem of a request over `limit`, `ttl_ms` before its window ends."""
+    retry_after = max(1, math.ceil(ttl_ms / 1000))
+    return ApiError(
+        429,
+        "rate-limited",
+        "Too many requests",
+        f"At most {limit.count} requests per {limit.seconds} s per {scope};"
+        f" retry in {retry_after} s.",
+        headers={"Retry-After": str(retry_after)},
+        scope=scope,
+    )
 
 
 def rate_limited(bucket: str = "default", *, seat: SeatKey | None = None) -> Callable[[F], F]:

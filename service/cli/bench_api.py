@@ -23,6 +23,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -155,7 +156,8 @@ class Side:
         self.app = app
         self.driver = driver
         factory = load_factory(driver)
-        self.calls = [factory(base_url) for _ in range(clients)]  # set-up, not timed
+        with ThreadPoolExecutor(max_workers=clients) as pool:  # set-up, not timed
+            self.calls = list(pool.map(lambda _: factory(base_url), range(clients)))
         self.latencies: list[float] = []
         self.errors = 0
         self.untimed_requests = 0
@@ -170,6 +172,9 @@ class Side:
             mine: list[float] = []
             failed = untimed = 0
             prepare: Callable[[], int] | None = getattr(call, "prepare", None)
+            reconnect: Callable[[], None] | None = getattr(call, "reconnect", None)
+            if reconnect is not None:
+                reconnect()
             while time.perf_counter() < end:
                 try:
                     if prepare is not None:

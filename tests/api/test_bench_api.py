@@ -68,8 +68,10 @@ def live_app(redis_env: str, namespace: str) -> Iterator[str]:
 def test_the_game_driver_plays_real_commands_through_the_app(
     live_app: str, namespace: str, redis_client: RedisClient
 ) -> None:
-    """Each call is one command of the seat to act; a finished game is followed by a new one."""
-    driver = bench_games.make_game_driver(live_app)
+    """Each call is one command of the seat to act; a finished game is followed by the one set
+    up beforehand, then by one set up on the spot (create, join, look)."""
+    driver = bench_games.GameDriver(live_app, ready=1)
+    assert driver.prepare() == 0 and driver.games_started == 1
     first = driver.game_id
     calls = untimed = 0
     while driver.games_started < 2:
@@ -77,7 +79,7 @@ def test_the_game_driver_plays_real_commands_through_the_app(
         driver()
         calls += 1
         assert calls < 500, "a 2-player game should end long before 500 commands"
-    assert driver.game_id != first and untimed == 3  # create, join, look: one new game
+    assert driver.game_id != first and untimed == 3
     games = GameRepository.on(redis_client, namespace)
     played = [s.meta for s in games.store.read(first) if s.meta and s.meta.get("by") == "seat"]
     assert len(played) == calls - 1  # the last call was the second game's first command
