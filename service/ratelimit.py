@@ -57,12 +57,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @dataclass
 class Allowance:
-    """What this process may still admit for one key until `ends` (monotonic seconds);
-    `left` -1 is a refusal, kept until the window ends."""
+    """What this process may still admit for one key until `ends` (monotonic seconds)."""
 
-    left: int
+    left: int  # -1: Redis granted none, so the window refuses until it ends
     ends: float
     size: int  # how many were asked for
+
+    @property
+    def refused(self) -> bool:
+        """Whether Redis refused this window."""
+        return self.left < 0
 
 
 @dataclass(frozen=True)
@@ -106,22 +110,22 @@ class RateLimiter:
             if identity and limit is not None:
                 key = f"{self.prefix}{bucket}:{scope}:{identity}"
                 size = self._spend(key, scope, limit, now)
-                if size:
+                if size is not None:
                     asks.append(Ask(key, scope, limit, size))
         if asks:
             self._ask(asks, now)
 
-    def _spend(self, key: str, scope: str, limit: Limit, now: float) -> int:
-        """Admit one request from this process's allowance for `key` (0), or say how many to
-        ask Redis for: twice the last allowance, at most a share of the limit."""
+    def _spend(self, key: str, scope: str, limit: Limit, now: float) -> int | None:
+        """Admit one request from this process's allowance for `key` (None), or say how many
+        to ask Redis for: twice the last allowance, at most a share of the limit."""
         with self._lock:
             allowance = self._allowances.get(key)
             if allowance is not None and now < allowance.ends:
+                if allowance.refused:
+                    raise _refusal(scope, limit, math.ceil((allowance.ends - now) * 1000))
                 if allowance.left > 0:
                     allowance.left -= 1
-                    return 0
-                if allowance.left < 0:
-                    raise _refusal(scope, limit, math.ceil((allowance.ends - now) * 1000))
+                    return None
         last = allowance.size if allowance is not None else 0
         return max(1, min(2 * last, limit.count // ALLOWANCE_SHARE))
 
