@@ -10,7 +10,6 @@ import json
 import threading
 import time
 import typing
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +18,7 @@ from events.commands import encode_command
 from events.connection import RedisClient
 from events.index import GameIndex, GameSummary
 from events.index import RebuildReport as IndexReport
+from events.recent import Recent
 from events.schemas import schema_for
 from events.snapshots import SnapshotStore
 from events.store import EventStore, StoredEvent
@@ -203,21 +203,18 @@ class ListedLines:
     lags by at most that much)."""
 
     def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self._lines: OrderedDict[str, GameSummary] = OrderedDict()
+        self._lines: Recent[str, GameSummary] = Recent(size)
         self._lock = threading.Lock()
 
     def stale(self, game_id: str, line: GameSummary) -> bool:
         """Whether the index needs `line` (and, if so, remember it as written)."""
         with self._lock:
-            last = self._lines.pop(game_id, None)
+            last = self._lines.get(game_id)
             fresh = last is not None and _listing(last) == _listing(line)
             if fresh and last is not None and line.updated_at - last.updated_at < LIST_EVERY:
-                self._lines[game_id] = last
+                self._lines.put(game_id, last)
                 return False
-            self._lines[game_id] = line
-            while len(self._lines) > self.size:
-                self._lines.popitem(last=False)
+            self._lines.put(game_id, line)
             return True
 
 

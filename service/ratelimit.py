@@ -18,7 +18,6 @@ import functools
 import math
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
@@ -27,6 +26,7 @@ from flask import request
 from redis.cluster import RedisCluster
 
 from events.connection import RedisClient
+from events.recent import Recent
 from service.apidoc import problems
 from service.config import Limit
 from service.errors import ApiError
@@ -95,7 +95,7 @@ class RateLimiter:
         self.address_limit = address_limit
         self.seat_limit = seat_limit
         self._script = redis_client.register_script(GRANT_SCRIPT)  # loads itself when missing
-        self._allowances: OrderedDict[str, Allowance] = OrderedDict()
+        self._allowances: Recent[str, Allowance] = Recent(KEPT_ALLOWANCES)
         self._lock = threading.Lock()
 
     def check(self, bucket: str, address: str | None, seat: str | None) -> None:
@@ -139,14 +139,10 @@ class RateLimiter:
         with self._lock:
             for ask, (granted, ttl_ms) in zip(asks, replies, strict=True):
                 # What was left of an older allowance is given up (it may be of an ended window).
-                self._allowances.pop(ask.key, None)
-                self._allowances[ask.key] = Allowance(
-                    int(granted) - 1, now + ttl_ms / 1000, ask.size
-                )
+                allowance = Allowance(int(granted) - 1, now + ttl_ms / 1000, ask.size)
+                self._allowances.put(ask.key, allowance)
                 if granted == 0:
                     refusals.append(_refusal(ask.scope, ask.limit, int(ttl_ms)))
-            while len(self._allowances) > KEPT_ALLOWANCES:
-                self._allowances.popitem(last=False)
         if refusals:
             raise refusals[0]
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
 
 from events.games import GameRepository, LoadedGame, Outcome
+from events.recent import Recent
 from game.commands import AnswerRedraw, Command, FinishChancellor, Forfeit, PlayCard
 from game.errors import IllegalCommand
 from game.legal import legal_commands
@@ -49,8 +49,7 @@ class Heads:
 
     def __init__(self, repository: GameRepository, size: int = HEADS_SIZE) -> None:
         self.repository = repository
-        self.size = size
-        self._games: OrderedDict[str, LoadedGame] = OrderedDict()
+        self._games: Recent[str, LoadedGame] = Recent(size)
         self._lock = threading.Lock()
 
     def peek(self, game_id: str) -> LoadedGame | None:
@@ -74,14 +73,12 @@ class Heads:
     def remember(self, game_id: str, loaded: LoadedGame) -> None:
         """Keep `loaded` unless a later version is kept already (no table: forget the game)."""
         with self._lock:
-            cached = self._games.pop(game_id, None)
+            cached = self._games.pop(game_id)
             if loaded.table is None:
                 return
-            self._games[game_id] = (
-                loaded if cached is None or cached.version <= loaded.version else cached
+            self._games.put(
+                game_id, loaded if cached is None or cached.version <= loaded.version else cached
             )
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
 
 
 def new_game_id() -> str:
@@ -203,24 +200,27 @@ def load_to_decide(game_id: str) -> tuple[LoadedGame, Table]:
     """The game to decide a command on: the cached state when it is at the version the client
     decided on (the append checks that version anyway, so nothing need be read), else `load`."""
     cached = heads().peek(game_id)
-    if cached is not None and cached.table is not None:
-        header = request.headers.get("If-Match", "").strip().removeprefix("W/").strip('"')
-        if header == str(cached.version):
-            return cached, cached.table
+    if cached is not None and cached.table is not None and if_match() == str(cached.version):
+        return cached, cached.table
     return load(game_id)
+
+
+def if_match() -> str | None:
+    """The request's If-Match as written, without `W/` and quotes (None: no header)."""
+    header = request.headers.get("If-Match")
+    return None if header is None else header.strip().removeprefix("W/").strip('"')
 
 
 def expected_version() -> int:
     """The version the client decided on (If-Match); 428 without it."""
-    header = request.headers.get("If-Match")
-    if header is None:
+    text = if_match()
+    if text is None:
         raise ApiError(
             428,
             "precondition-required",
             "Precondition required",
             "Send the game version you decided on as If-Match (the ETag of the view).",
         )
-    text = header.strip().removeprefix("W/").strip('"')
     if not VERSION.fullmatch(text):
         raise ApiError(400, "bad-if-match", "Bad request", "If-Match must be a game version.")
     return int(text)
