@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from rq import Retry
@@ -90,12 +92,19 @@ def _enqueue(
     delay: int | None = None,
     retry: Retry | None = None,
 ) -> None:
-    """Enqueue a job once per id (a repeated schedule of the same job does nothing)."""
+    """Enqueue a job once per id (a repeated schedule of the same job does nothing); with a
+    `delay`, to run no sooner than that many seconds from now."""
     options: dict[str, Any] = {"job_id": job_id, "unique": True, "retry": retry}
     try:
         if delay is None:
             ctx.queue.enqueue(function, *args, **options)
         else:
-            ctx.queue.enqueue_in(timedelta(seconds=delay), function, *args, **options)
+            ctx.queue.enqueue_at(not_before(time.time() + delay), function, *args, **options)
     except DuplicateJobError:
         pass
+
+
+def not_before(moment: float) -> datetime:
+    """The time to schedule a job due at `moment` (Unix seconds): RQ's scheduler keeps whole
+    seconds, cutting the fraction, so a deadline is rounded up lest it run early."""
+    return datetime.fromtimestamp(math.ceil(moment), tz=UTC)

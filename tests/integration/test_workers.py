@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import json
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -113,17 +114,15 @@ def test_a_deadline_passes_and_the_move_is_made_for_the_seat(redis_url: str, ctx
     try:
         table = OpenTable("classic", (None, "heuristic"), "d", first_player=0, turn_seconds=2,
                           host=TakeSeat(0, "ann", "h"))  # fmt: skip
+        start = time.monotonic()
         opened = submit(ctx, "late", table, expected_version=0)
         assert opened.game.table is not None and opened.game.table.status == "playing"
 
         def timed_out(game: Any) -> bool:
             return any(s.event["type"] == "turn_timed_out" for s in ctx.games.store.read("late"))
 
-        import time
-
-        start = time.monotonic()
         wait_for(ctx, "late", timed_out, 15)
-        assert time.monotonic() - start >= 1.5
+        assert time.monotonic() - start >= 2  # never before the deadline
     finally:
         worker.stop()
     stored = ctx.games.store.read("late")
