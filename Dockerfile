@@ -14,7 +14,9 @@ COPY pyproject.toml README.md ./
 COPY game ./game
 COPY events ./events
 COPY service ./service
+COPY play ./play
 COPY workers ./workers
+COPY bench ./bench
 RUN pip install --no-compile . && rm -rf /root/.cache
 
 USER loveletter

@@ -71,3 +71,8 @@ def connect(url: str | None = None) -> RedisClient:
     if url.startswith(CLUSTER_SCHEME):
         return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME) :])
     return redis.Redis.from_url(url)
+
+
+def as_text(value: bytes | str) -> str:
+    """A reply as str, whatever the client's decode_responses."""
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,31 +1,26 @@
-"""Games in the store: load a table at any version (snapshot plus tail), and run a command.
-
-This is the one command path: the API and the bot workers both call `GameRepository.execute`.
-"""
+"""Games in the store: load a table at any version (snapshot plus tail), append a decided
+command's events, and keep the derived snapshots and lobby index up to date."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import threading
-import time
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.commands import encode_command
 from events.connection import RedisClient
 from events.index import GameIndex, GameSummary
 from events.index import RebuildReport as IndexReport
 from events.recent import Recent
 from events.schemas import schema_for
 from events.snapshots import SnapshotStore
-from events.store import EventStore, StoredEvent
+from events.store import AppendResult, EventStore, Idempotency, StoredEvent
 from events.vocabulary import VOCABULARY, Vocabulary
-from game import table as tables
 from game.state import GameState, Knowledge
-from game.table import STATUSES, Table, TableSeat
+from game.table import STATUSES, Table, TableSeat, evolve
 
 
 def _state_schema() -> str:
@@ -38,6 +33,8 @@ def _state_schema() -> str:
 
 
 STATE_SCHEMA = _state_schema()
+# When a sweep should step in for a table whose last command was appended at a time (or None).
+SweepTime = Callable[[Table, float], float | None]
 
 
 @dataclass(frozen=True)
@@ -54,15 +51,16 @@ class RebuildReport:
 
     snapshots_rewritten: int = 0
     snapshots_unchanged: int = 0
+    due: int = 0  # games found waiting on a job
     index: IndexReport | None = None
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What running a command did: status ok, duplicate or conflict, and the game after it."""
+class Appended:
+    """What an append did (the store's result) and, when it appended, the game after it."""
 
-    status: str
-    game: LoadedGame
+    result: AppendResult
+    game: LoadedGame | None = None
     events: list[StoredEvent] = field(default_factory=list)
 
 
@@ -88,7 +86,7 @@ class GameRepository:
 
     @classmethod
     def on(cls, client: RedisClient, namespace: str = "ll", **options: Any) -> GameRepository:
-        """A repository with its store, snapshots and index on one Redis."""
+        """A repository with its store, snapshots and index on one Redis (default key TTLs)."""
         return cls(
             EventStore(client, namespace=namespace),
             SnapshotStore(client, namespace=namespace),
@@ -113,52 +111,40 @@ class GameRepository:
     def fold(self, table: Table | None, stored: list[StoredEvent]) -> Table | None:
         """Apply stored events to a table."""
         for item in stored:
-            table = tables.evolve(table, self.vocabulary.decode(item.event))
+            table = evolve(table, self.vocabulary.decode(item.event))
         return table
 
-    def execute(
+    def append(
         self,
         game_id: str,
-        command: Any,
+        before: LoadedGame,
+        events: list[Any],
+        after: Table,
         *,
-        expected_version: int,
-        idempotency_key: str | None = None,
-        meta: Mapping[str, Any] | None = None,
-        loaded: LoadedGame | None = None,
-    ) -> Outcome:
-        """Decide `command` on the game at `expected_version` and append its events atomically.
-
-        Raises IllegalCommand when the rules refuse it (nothing is appended then).
-        """
-        game = loaded if loaded is not None else self.load(game_id)
-        if game.version != expected_version:
-            seen = self.store.recall(game_id, idempotency_key) if idempotency_key else None
-            if seen is not None:  # a retry of an append that was made: its first answer
-                first = self.store.read(game_id, seen[0], seen[1])
-                return Outcome("duplicate", self.load(game_id, seen[1]), first)
-            return Outcome("conflict", self.load(game_id) if loaded is not None else game)
-        events = tables.decide(game.table, command)
-        now = time.time()
-        record = {"command": encode_command(command), "at": now, **(meta or {})}
+        record: Mapping[str, Any],
+        idempotency: Idempotency | None = None,
+        due_at: float | None = None,
+    ) -> Appended:
+        """Append a command's events (decided on `before`, giving `after`) atomically; on
+        success refresh the snapshot and the lobby line."""
         encoded = [self.vocabulary.encode(event) for event in events]
         result = self.store.append(
-            game_id, expected_version, encoded, idempotency_key=idempotency_key, meta=record
+            game_id,
+            before.version,
+            encoded,
+            idempotency=idempotency,
+            due_at=due_at,
+            meta=record,
         )
-        if result.status == "conflict":
-            return Outcome("conflict", self.load(game_id))
-        if result.status == "duplicate":
-            first = self.store.read(game_id, result.first_version, result.last_version)
-            return Outcome("duplicate", self.load(game_id, result.last_version), first)
-        table = game.table
-        for event in events:
-            table = tables.evolve(table, event)
-        after = LoadedGame(table, result.last_version)
+        if not result.ok:
+            return Appended(result)
         stored = [
-            StoredEvent(version, data, record if version == result.first_version else None)
+            StoredEvent(version, data, dict(record) if version == result.first_version else None)
             for version, data in enumerate(encoded, start=result.first_version)
         ]
-        self._after_append(game_id, game.version, after, now)
-        return Outcome("ok", after, stored)
+        game = LoadedGame(after, result.last_version)
+        self._after_append(game_id, before.version, game, float(record.get("at", 0.0)))
+        return Appended(result, game, stored)
 
     def save_snapshot(self, game_id: str, game: LoadedGame) -> None:
         """Store the game's state as its snapshot."""
@@ -167,8 +153,9 @@ class GameRepository:
     def _payload(self, table: Table | None) -> str:
         return json.dumps(self._state.dump(table), separators=(",", ":"))
 
-    def rebuild(self) -> RebuildReport:
-        """Fold every stream from its start; rewrite differing snapshots; rebuild the index."""
+    def rebuild(self, sweep_time: SweepTime | None = None) -> RebuildReport:
+        """Fold every stream from its start; rewrite differing snapshots; rebuild the index
+        and, given `sweep_time`, each game's due entry."""
         report = RebuildReport()
         summaries = []
         for game_id in self.store.game_ids():
@@ -183,7 +170,12 @@ class GameRepository:
                 report.snapshots_rewritten += 1
             else:
                 report.snapshots_unchanged += 1
-            summaries.append((game_id, summary(table, last_recorded_at(stored))))
+            last_at = last_recorded_at(stored)
+            summaries.append((game_id, summary(table, last_at)))
+            due_at = None if sweep_time is None else sweep_time(table, last_at)
+            if due_at is not None:
+                self.store.due.put(game_id, len(stored), due_at)
+                report.due += 1
         if self.index is not None:
             report.index = self.index.rebuild(summaries)
         return report
@@ -193,7 +185,7 @@ class GameRepository:
             self.save_snapshot(game_id, after)
         if self.index is not None and after.table is not None:
             line = summary(after.table, now)
-            if self._listed.stale(game_id, line):
+            if self._listed.needs(game_id, line):
                 self.index.put(game_id, line)
 
 
@@ -206,8 +198,8 @@ class ListedLines:
         self._lines: Recent[str, GameSummary] = Recent(size)
         self._lock = threading.Lock()
 
-    def stale(self, game_id: str, line: GameSummary) -> bool:
-        """Whether the index needs `line` (and, if so, remember it as written)."""
+    def needs(self, game_id: str, line: GameSummary) -> bool:
+        """Whether the index needs `line` written; if so, it is remembered as written."""
         with self._lock:
             last = self._lines.get(game_id)
             fresh = last is not None and _listing(last) == _listing(line)

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from events.connection import RedisClient
-from events.store import GAME_ID, as_text
+from events.connection import RedisClient, as_text
+from events.store import GAME_ID
 
 PAGE_SIZE = 200
 PIPELINE_SIZE = 1000

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from events.connection import RedisClient
-from events.store import as_text, game_key
+from events.connection import RedisClient, as_text
+from events.store import game_key
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from typing import Any
 
 import orjson
 
-from events.connection import RedisClient
+from events.connection import RedisClient, as_text
+from events.due import DueSets
 
 GAME_ID = re.compile(r"[A-Za-z0-9._~-]{1,200}")
 APPEND_SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
@@ -38,10 +39,10 @@ def to_json(value: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class AppendResult:
-    """Outcome of an append: status is "ok", "duplicate" or "conflict".
+    """Outcome of an append: status is "ok", "duplicate", "key-reused" or "conflict".
 
-    ok and duplicate carry the versions the (first) append wrote; conflict carries 0s.
-    current_version is the stream's version after this call.
+    ok, duplicate and key-reused carry the versions the (key's first) append wrote; conflict
+    carries 0s. current_version is the stream's version after this call.
     """
 
     status: str
@@ -53,6 +54,24 @@ class AppendResult:
     def ok(self) -> bool:
         """True when this call appended the events."""
         return self.status == "ok"
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """A caller's idempotency key and the fingerprint of the request it was sent with."""
+
+    scope: str  # whose key it is: a seat, a job, a client address
+    key: str
+    fingerprint: str = ""
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """What an idempotency key appended: versions first to last, for this fingerprint."""
+
+    first_version: int
+    last_version: int
+    fingerprint: str
 
 
 @dataclass(frozen=True)
@@ -84,15 +103,16 @@ class EventStore:
         self.redis = redis_client
         self.namespace = namespace
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
+        self.due = DueSets(redis_client, namespace=namespace)
         self._append = redis_client.register_script(APPEND_SCRIPT)
 
     def stream_key(self, game_id: str) -> str:
         """The key of the game's stream."""
         return game_key(self.namespace, game_id, "stream")
 
-    def idempotency_key(self, game_id: str, key: str) -> str:
-        """The key that remembers the result of the append made with idempotency key `key`."""
-        return game_key(self.namespace, game_id, f"idem:{key}")
+    def idempotency_key(self, game_id: str, idempotency: Idempotency) -> str:
+        """The key that remembers the append a caller made with its idempotency key."""
+        return game_key(self.namespace, game_id, f"idem:{idempotency.scope}:{idempotency.key}")
 
     def append(
         self,
@@ -100,33 +120,38 @@ class EventStore:
         expected_version: int,
         events: Sequence[Mapping[str, Any]],
         *,
-        idempotency_key: str | None = None,
+        idempotency: Idempotency | None = None,
+        due_at: float | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> AppendResult:
-        """Append all events after expected_version, or nothing (conflict or duplicate)."""
+        """Append all events after expected_version, or nothing (conflict, duplicate or a key
+        reused for another request); `due_at` records that the game then waits on a job."""
         if not events:
             raise ValueError("append needs at least one event")
         if expected_version < 0:
             raise ValueError("expected_version must be >= 0")
-        keys = [self.stream_key(game_id)]
-        if idempotency_key is not None:
-            keys.append(self.idempotency_key(game_id, idempotency_key))
-        args: list[str | int] = [
+        keys = [self.stream_key(game_id), self.due.key(game_id)]
+        if idempotency is not None:
+            keys.append(self.idempotency_key(game_id, idempotency))
+        args: list[str | int | float] = [
             expected_version,
             self.idempotency_ttl_seconds,
+            "" if idempotency is None else idempotency.fingerprint,
+            game_id,
+            "" if due_at is None else repr(due_at),
             "" if meta is None else to_json(meta),
             *(to_json(event) for event in events),
         ]
         status, first, last, current = self._append(keys=keys, args=args)
         return AppendResult(as_text(status), int(first), int(last), int(current))
 
-    def recall(self, game_id: str, idempotency_key: str) -> tuple[int, int] | None:
-        """The versions an append with this idempotency key wrote, if it is still remembered."""
-        seen = self.redis.get(self.idempotency_key(game_id, idempotency_key))
+    def recall(self, game_id: str, idempotency: Idempotency) -> Remembered | None:
+        """What an append with this idempotency key wrote, if it is still remembered."""
+        seen = self.redis.get(self.idempotency_key(game_id, idempotency))
         if seen is None:
             return None
-        first, last = as_text(seen).split(":")
-        return int(first), int(last)
+        first, last, fingerprint = as_text(seen).split(":", 2)
+        return Remembered(int(first), int(last), fingerprint)
 
     def version(self, game_id: str) -> int:
         """The game's version: the number of events in its stream (0 when there are none)."""
@@ -161,11 +186,6 @@ class EventStore:
             if game_id not in seen:  # SCAN may return a key twice
                 seen.add(game_id)
                 yield game_id
-
-
-def as_text(value: bytes | str) -> str:
-    """A reply as str, whatever the client's decode_responses."""
-    return value.decode() if isinstance(value, bytes) else value
 
 
 def _stored(entry_id: bytes | str, fields: Mapping[Any, Any]) -> StoredEvent:

@@ -6,7 +6,7 @@ Schemas are built from the event dataclasses (`events.schemas`). An event stored
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -67,10 +67,6 @@ class Vocabulary:
             version += 1
             data["v"] = version
         return data
-
-    def decode_all(self, items: Iterable[Mapping[str, Any]]) -> list[Any]:
-        """Decode many stored events."""
-        return [self.decode(item) for item in items]
 
 
 def _listed(value: Any) -> Any:

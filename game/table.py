@@ -202,24 +202,57 @@ STATUSES = ("open", "playing", "over")  # what Table.status says
 
 def decide(table: Table | None, command: TableCommand | Command) -> list[Any]:
     """The events of a table command or a rules command, with what follows by itself."""
+    return step(table, command)[0]
+
+
+def step(table: Table | None, command: TableCommand | Command) -> tuple[list[Any], Table]:
+    """Decide a command and also return the table after its events (each evolved once)."""
     handler = _HANDLERS.get(type(command))
-    if handler is not None:
-        if table is None and not isinstance(command, OpenTable):
-            raise IllegalCommand("no-table", "This game does not exist.")
-        return handler(table, command)
-    return _play(table, command)  # type: ignore[arg-type]
+    if handler is None:
+        return _step_play(table, command)  # type: ignore[arg-type]
+    if table is None and not isinstance(command, OpenTable):
+        raise IllegalCommand("no-table", "This game does not exist.")
+    events = handler(table, command)
+    after = table
+    for event in events:
+        after = evolve(after, event)
+    assert after is not None
+    return events, after
 
 
 def _play(table: Table | None, command: Command) -> list[Any]:
     """A rules command, followed by the next round's deal when a round ended."""
+    return _step_play(table, command)[0]
+
+
+def _step_play(table: Table | None, command: Command) -> tuple[list[Any], Table]:
+    """`_play`'s events and the table after them (the rules fold their own state)."""
     if table is None or table.game is None:
         raise IllegalCommand("game-not-started", "The game has not started: seats are open.")
-    events: list[Any] = []
-    new_events, state = step_rules(table.game, command)
-    events += new_events
+    events, state = step_rules(table.game, command)
     if state.phase is Phase.BETWEEN_ROUNDS:
-        events += step_rules(state, StartRound())[0]
-    return events
+        dealt, state = step_rules(state, StartRound())
+        events = [*events, *dealt]
+    return events, table.with_game(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The seat a game waits on: a bot's, or a human's with its time limit (None: no limit)."""
+
+    seat: int
+    bot: str | None
+    turn_seconds: int | None
+
+
+def waiting_on(table: Table | None) -> Waiting | None:
+    """Who must act now, if anyone (nobody before the start, between games, or once over)."""
+    if table is None or table.game is None or table.game.phase is not Phase.ROUND:
+        return None
+    seat = table.game.current
+    if seat is None:
+        return None
+    return Waiting(seat, table.seats[seat].bot, table.turn_seconds)
 
 
 def evolve(table: Table | None, event: Any) -> Table:

@@ -1,42 +1,34 @@
 """The Flask app factory: flask-smorest Api, problem+json errors, metrics, CORS, blueprints.
 
 Add a resource by appending its module (which defines a flask-smorest `blp`) to BLUEPRINTS.
-Settings come from the environment; see service.config for the names.
+Settings come from the environment; see play.settings for the names.
 """
 
 from __future__ import annotations
 
 import http
 import importlib
-import os
 import types
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from flask import Flask, request
 from flask_cors import CORS
 from flask_smorest import Api, Blueprint
 from flask_smorest.utils import prepare_response
-from rq import Queue
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
 from events.connection import connect, redis_url
-from events.games import GameRepository
-from events.index import GameIndex
-from events.snapshots import SnapshotStore
-from events.store import GAME_ID, EventStore
-from game.table import STATUSES
+from events.store import GAME_ID
+from play.context import Context
+from play.settings import Settings
 from service import errors, metrics
-from service.config import Settings
 from service.deps import EXTENSION, Services, services
 from service.jsonprovider import OrjsonProvider
-from service.ratelimit import RateLimiter
+from service.ratelimit import RateLimiter, install_limiter
 from service.schemas.base import ProblemSchema
-from workers.context import Context
-from workers.context import Settings as WorkerSettings
 
 # Modules defining a flask-smorest `blp`, registered in this order.
 BLUEPRINTS: tuple[str, ...] = (
@@ -143,7 +135,8 @@ def create_app(
     if settings.trusted_proxies:
         hops = settings.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
-    app.extensions[EXTENSION] = build_services(settings, config or {})
+    app.extensions[EXTENSION] = built = build_services(settings)
+    install_limiter(app, rate_limiter(built))
     app.url_map.converters["game_id"] = GameIdConverter
     api = LoveLetterApi(app)
     api.register_converter(GameIdConverter, lambda _: GAME_ID_SCHEMA)
@@ -163,34 +156,20 @@ class GameIdConverter(BaseConverter):
     regex = GAME_ID.pattern
 
 
-def build_services(settings: Settings, overrides: Mapping[str, Any] | None = None) -> Services:
-    """The Redis client (REDIS_URL or the embedded server) and what is built on it."""
+def build_services(settings: Settings) -> Services:
+    """The Redis client (REDIS_URL or the embedded server) and the use cases' context on it."""
     client = connect(settings.redis_url or redis_url())
-    store = EventStore(
-        client,
-        namespace=settings.namespace,
-        idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
-    )
-    index = GameIndex(client, namespace=settings.namespace, statuses=STATUSES)
-    games = GameRepository(store, SnapshotStore(client, namespace=settings.namespace), index)
-    worker_settings = WorkerSettings.from_env({**os.environ, **(overrides or {})})
-    queue_client = connect(settings.queue_url) if settings.queue_url else client
-    return Services(
-        settings=settings,
-        redis=client,
-        store=store,
-        index=index,
-        limiter=RateLimiter(
-            client,
-            namespace=settings.namespace,
-            address_limit=settings.rate_limit_address,
-            seat_limit=settings.rate_limit_seat,
-        ),
-        context=Context(
-            games,
-            Queue(worker_settings.queue, connection=queue_client),  # type: ignore[arg-type]
-            replace(worker_settings, namespace=settings.namespace),
-        ),
+    queue_client = connect(settings.queue_url) if settings.queue_url else None
+    return Services(settings, client, Context.on(client, settings, queue_client))
+
+
+def rate_limiter(built: Services) -> RateLimiter:
+    """The app's rate limiter, counting in the app's Redis."""
+    return RateLimiter(
+        built.redis,
+        namespace=built.settings.namespace,
+        address_limit=built.settings.rate_limit_address,
+        seat_limit=built.settings.rate_limit_seat,
     )
 
 

@@ -1,4 +1,4 @@
-"""What views use: the app's Redis client, event store, lobby index, limiter and settings."""
+"""What views use: the app's settings, its Redis client and the use cases' context."""
 
 from __future__ import annotations
 
@@ -7,11 +7,8 @@ from dataclasses import dataclass
 from flask import Flask, current_app
 
 from events.connection import RedisClient
-from events.index import GameIndex
-from events.store import EventStore
-from service.config import Settings
-from service.ratelimit import RateLimiter
-from workers.context import Context
+from play.context import Context
+from play.settings import Settings
 
 EXTENSION = "loveletter"
 
@@ -22,13 +19,15 @@ class Services:
 
     settings: Settings
     redis: RedisClient
-    store: EventStore
-    index: GameIndex
-    limiter: RateLimiter
-    context: Context  # the command path: game repository and job queue
+    context: Context  # the games, the head cache and the job queue of the use cases
 
 
 def services(app: Flask | None = None) -> Services:
     """The Services of `app` (default: the current app)."""
     found: Services = (app or current_app).extensions[EXTENSION]
     return found
+
+
+def context() -> Context:
+    """The current app's context for the use cases."""
+    return services().context

@@ -17,6 +17,11 @@ import redis
 from flask import Flask, Request, Response, current_app
 from werkzeug.exceptions import HTTPException
 
+from game.errors import IllegalCommand
+from play.lobby import Busy
+from play.send_command import KeyReused, StaleVersion
+from service import metrics
+
 PROBLEM_BASE = "https://loveletter.example/problems/"
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -36,6 +41,19 @@ HTTP_SLUGS = {
     500: "internal-error",
     503: "service-unavailable",
 }
+
+# A refusal is 422 but for these, which are about timing rather than the command itself.
+CONFLICT_CODES = frozenset(
+    {
+        "not-your-turn",
+        "round-over",
+        "game-over",
+        "game-started",
+        "game-not-started",
+        "game-not-over",
+        "seats-open",
+    }
+)
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +132,10 @@ def register_error_handlers(app: Flask) -> None:
     """Answer every error with a problem; a view's bug becomes a logged 500 problem."""
     app.request_class = ProblemRequest
     app.register_error_handler(ApiError, _handle_api_error)
+    app.register_error_handler(IllegalCommand, _handle_refusal)
+    app.register_error_handler(StaleVersion, _handle_stale_version)
+    app.register_error_handler(KeyReused, _handle_key_reused)
+    app.register_error_handler(Busy, _handle_busy)
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(redis.ConnectionError, _handle_redis_down)
     app.register_error_handler(redis.TimeoutError, _handle_redis_down)
@@ -150,6 +172,44 @@ def handle_http_exception(error: HTTPException) -> Response | HTTPException:
 
 def _handle_api_error(error: ApiError) -> Response:
     return error.to_response()
+
+
+def _handle_refusal(refusal: IllegalCommand) -> Response:
+    """The rules refused a command: 409 when it is about timing, else 422 (with the rule)."""
+    metrics.record_command("illegal")
+    status = 409 if refusal.code in CONFLICT_CODES else 422
+    title = "Conflict" if status == 409 else "Illegal command"
+    return problem_response(status, refusal.code, title, refusal.message, code=refusal.code)
+
+
+def _handle_stale_version(stale: StaleVersion) -> Response:
+    """The command was decided on another version than the game's: 412 with the current one."""
+    metrics.record_conflict()
+    current = stale.current_version
+    return problem_response(
+        412,
+        "stale-version",
+        "Precondition failed",
+        f"The game is at version {current}: look again and decide anew.",
+        {"ETag": f'"{current}"'},
+        current_version=current,
+    )
+
+
+def _handle_key_reused(_: KeyReused) -> Response:
+    return problem_response(
+        422,
+        "idempotency-key-reused",
+        "Idempotency key reused",
+        "This Idempotency-Key was sent before with another request; use a new key per request.",
+        code="idempotency-key-reused",
+    )
+
+
+def _handle_busy(_: Busy) -> Response:
+    return problem_response(
+        503, "busy", "Busy", "The game is changing fast; try again.", {"Retry-After": "1"}
+    )
 
 
 def _handle_redis_down(error: Exception) -> Response:

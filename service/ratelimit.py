@@ -22,13 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from flask import request
+from flask import Flask, current_app, request
 from redis.cluster import RedisCluster
 
 from events.connection import RedisClient
 from events.recent import Recent
+from play.settings import Limit
 from service.apidoc import problems
-from service.config import Limit
 from service.errors import ApiError
 
 # Per key, ARGV holds (limit, wanted, window ms); the reply is (granted, ms left in the window).
@@ -47,6 +47,7 @@ for i, key in ipairs(KEYS) do
 end
 return replies
 """
+EXTENSION = "loveletter-limiter"
 ALLOWANCE_SHARE = 16  # an allowance is at most this fraction of the limit
 KEPT_ALLOWANCES = 10_000  # keys whose allowance each process remembers
 
@@ -183,12 +184,21 @@ def rate_limited(bucket: str = "default", *, seat: SeatKey | None = None) -> Cal
     def decorate(view: F) -> F:
         @functools.wraps(view)
         def limited(*args: Any, **kwargs: Any) -> Any:
-            from service.deps import services  # the app's limiter, built by create_app
-
             identity = seat() if seat is not None else None
-            services().limiter.check(bucket, request.remote_addr, identity)
+            limiter().check(bucket, request.remote_addr, identity)
             return view(*args, **kwargs)
 
         return problems(429)(cast(F, limited))
 
     return decorate
+
+
+def install_limiter(app: Flask, limiter: RateLimiter) -> None:
+    """Give the app its limiter (what `rate_limited` views count with)."""
+    app.extensions[EXTENSION] = limiter
+
+
+def limiter() -> RateLimiter:
+    """The current app's limiter."""
+    found: RateLimiter = current_app.extensions[EXTENSION]
+    return found

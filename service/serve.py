@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from types import FrameType
 
 from events import connection
+from play.settings import QUEUE_NAME
 from service.gunicorn_conf import DEFAULT_THREADS, default_workers
-from workers import QUEUE_NAME
 
 WSGI_APP = "service.wsgi:app"
 READY_TIMEOUT_SECONDS = 30.0

@@ -1,4 +1,5 @@
-"""The dependency direction of ARCHITECTURE.md, and the code's own checks (ruff, mypy)."""
+"""The layering of docs/architecture.md, no import cycles, and the code's own checks (ruff,
+mypy)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-OURS = ("game", "events", "service", "workers")
+OURS = ("game", "events", "play", "service", "workers", "bench")
 ALLOWED = {
     "game": set(),
     "events": {"game"},
-    "workers": {"game", "events"},
-    "service": {"game", "events", "workers"},
+    "play": {"game", "events"},
+    "service": {"game", "events", "play"},
+    "workers": {"game", "events", "play"},
+    "bench": {"game", "events", "play", "service", "workers"},
 }
 IO_MODULES = {"os", "socket", "subprocess", "requests", "redis", "time", "pathlib", "io"}
 
@@ -34,10 +37,49 @@ def imports_of(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("package", OURS)
 def test_each_folder_imports_only_what_it_may(package: str) -> None:
-    """game imports nothing of ours; events only game; workers game and events."""
+    """game imports nothing of ours; events only game; play game and events; the HTTP and RQ
+    adapters those three, never each other; the benchmarks anything."""
     for path in sorted((ROOT / package).rglob("*.py")):
         ours = imports_of(path) & set(OURS) - {package}
         assert ours <= ALLOWED[package], f"{path.relative_to(ROOT)} imports {ours}"
+
+
+def module_name(path: Path) -> str:
+    """The dotted module name of a file of ours."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def module_imports(path: Path, modules: set[str]) -> set[str]:
+    """The modules of ours a file imports (`from a import b` names a.b when that is a module)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                submodule = f"{node.module}.{alias.name}"
+                found.add(submodule if submodule in modules else node.module)
+    return found & modules
+
+
+def test_no_module_imports_itself_round_about() -> None:
+    """No import cycle between modules of ours (a cycle knots two jobs into one)."""
+    paths = {module_name(path): path for package in OURS for path in (ROOT / package).rglob("*.py")}
+    graph = {name: module_imports(path, set(paths)) - {name} for name, path in paths.items()}
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            raise AssertionError(" -> ".join([*trail[trail.index(name) :], name]))
+        if name in done:
+            return
+        for imported in sorted(graph[name]):
+            visit(imported, [*trail, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
 
 
 def test_game_does_no_io() -> None:

@@ -1,3 +1,1 @@
-"""RQ jobs run by `rq worker`: bot turns, turn deadlines, notifications."""
-
-QUEUE_NAME = "loveletter"
+"""RQ adapters run by `rq worker`: bot turns, turn deadlines, webhooks, and the sweep."""

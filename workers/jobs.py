@@ -1,4 +1,5 @@
-"""RQ jobs. Each carries the game version it was scheduled for and does nothing once the game
+"""RQ jobs: thin adapters that hand a bot's move, a late seat's time-out or a "your turn" call
+to the use cases. Each carries the version it was scheduled for and does nothing once the game
 has moved on, so duplicated, retried or late jobs never move twice."""
 
 from __future__ import annotations
@@ -7,61 +8,46 @@ import json
 import logging
 import time
 from datetime import UTC, datetime
-from typing import Any
 
 import requests
 
 from events.games import LoadedGame
+from events.store import Idempotency
 from game.bots import Options, make_policy
 from game.commands import Command
 from game.legal import legal_commands
 from game.state import GameState
-from game.table import TimeOut
+from game.table import TimeOut, Waiting, waiting_on
 from game.views import view
-from workers.context import current
-from workers.path import submit
-from workers.webhooks import headers, url_problem
+from play.context import Context, current
+from play.follow_up import LEASE_SECONDS
+from play.send_command import StaleVersion, send_command
+from play.webhooks import headers, url_problem
 
 log = logging.getLogger(__name__)
 
 STALE = "stale"
 
 
-def _waiting_on(game: LoadedGame, version: int, seat: int) -> bool:
-    """Whether the game is still at `version` with `seat` to act."""
-    table = game.table
-    return (
-        game.version == version
-        and table is not None
-        and table.game is not None
-        and table.game.current == seat
-    )
-
-
-def _choose(policy_name: str, seed: str, state: GameState, seat: int, budget_ms: float) -> Command:
-    """What a policy plays for `seat`, from that seat's view alone."""
-    policy = make_policy(policy_name, seed, Options(budget_ms))
-    return policy.choose(view(state, seat), legal_commands(state))
-
-
 def bot_turn(game_id: str, version: int, seat: int) -> str:
     """Let a bot seat act: its policy sees only its seat's view and the legal commands."""
     ctx = current()
-    game = ctx.games.load(game_id)
-    if not _waiting_on(game, version, seat):
+    game, waiting = _claim(ctx, game_id, version, seat)
+    if game is None or waiting is None or waiting.bot is None:
         return STALE
     assert game.table is not None and game.table.game is not None
-    name = game.table.seats[seat].bot or "heuristic"
-    command = _choose(name, f"{game_id}/{seat}", game.table.game, seat, ctx.settings.bot_budget_ms)
-    meta = {"by": "bot", "seat": seat, "policy": name}
-    return _submit(game_id, version, command, f"bot-{version}", meta, game)
+    command = _choose(
+        waiting.bot, f"{game_id}/{seat}", game.table.game, seat, ctx.settings.bot_budget_ms
+    )
+    meta = {"by": "bot", "seat": seat, "policy": waiting.bot}
+    return _send(ctx, game_id, game, command, f"bot-{version}", meta)
 
 
 def turn_deadline(game_id: str, version: int, seat: int) -> str:
     """A human's time ran out: the heuristic moves for it, or it forfeits, as the table says."""
     ctx = current()
-    game = ctx.games.load(game_id)
-    if not _waiting_on(game, version, seat):
+    game, waiting = _claim(ctx, game_id, version, seat)
+    if game is None or waiting is None or waiting.bot is not None:
         return STALE
     assert game.table is not None and game.table.game is not None
     move = None
@@ -69,25 +55,15 @@ def turn_deadline(game_id: str, version: int, seat: int) -> str:
         budget = ctx.settings.bot_budget_ms
         move = _choose("heuristic", f"{game_id}/{seat}/timeout", game.table.game, seat, budget)
     command = TimeOut(seat, move)  # type: ignore[arg-type]  # a move is never a host command
-    return _submit(game_id, version, command, f"timeout-{version}", {"by": "timeout"}, game)
-
-
-def _submit(
-    game_id: str, version: int, command: Any, key: str, meta: dict[str, Any], game: LoadedGame
-) -> str:
-    """Send a job's command through the command path, decided on `version`."""
-    outcome = submit(
-        current(), game_id, command, expected_version=version, idempotency_key=key, meta=meta,
-        loaded=game,
-    )  # fmt: skip
-    return outcome.status
+    return _send(ctx, game_id, game, command, f"timeout-{version}", {"by": "timeout"})
 
 
 def deliver_webhook(game_id: str, version: int, seat: int) -> str:
     """Tell a seat it must act: a thin, signed POST; an error makes RQ retry it with backoff."""
     ctx = current()
     game = ctx.games.load(game_id)
-    if not _waiting_on(game, version, seat):
+    waiting = waiting_on(game.table)
+    if game.version != version or waiting is None or waiting.seat != seat:
         return STALE
     assert game.table is not None and game.table.game is not None
     seated = game.table.seats[seat]
@@ -119,3 +95,41 @@ def deliver_webhook(game_id: str, version: int, seat: int) -> str:
     )
     response.raise_for_status()
     return "delivered"
+
+
+def _claim(
+    ctx: Context, game_id: str, version: int, seat: int
+) -> tuple[LoadedGame | None, Waiting | None]:
+    """The game, if it still waits on `seat` at `version`; its sweep is put off while we work."""
+    game = ctx.games.load(game_id)
+    waiting = waiting_on(game.table)
+    if game.version != version or waiting is None or waiting.seat != seat:
+        return None, None
+    ctx.games.store.due.postpone(game_id, version, time.time() + LEASE_SECONDS)
+    return game, waiting
+
+
+def _choose(policy_name: str, seed: str, state: GameState, seat: int, budget_ms: float) -> Command:
+    """What a policy plays for `seat`, from that seat's view alone."""
+    policy = make_policy(policy_name, seed, Options(budget_ms))
+    return policy.choose(view(state, seat), legal_commands(state))
+
+
+def _send(
+    ctx: Context, game_id: str, game: LoadedGame, command: object, key: str, meta: dict[str, object]
+) -> str:
+    """Send a job's command, decided on the game's version; its key names the turn, so when two
+    attempts race, the one that lands first is the move and the other repeats it."""
+    try:
+        sent = send_command(
+            ctx,
+            game_id,
+            command,
+            game=game,
+            expected_version=game.version,
+            idempotency=Idempotency("job", key),
+            meta=meta,
+        )
+    except StaleVersion:
+        return STALE
+    return "repeated" if sent.repeated else "ok"

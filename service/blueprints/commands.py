@@ -6,20 +6,19 @@ import marshmallow as ma
 from flask import Response, request
 from flask.views import MethodView
 
+from play.send_command import load_game, send_command
+from service import metrics
 from service.apidoc import problems
 from service.auth import Audience, request_seat_key, require_seat
-from service.blueprint import Blueprint
+from service.blueprints.base import Blueprint
+from service.deps import context
 from service.errors import ApiError
+from service.headers import expected_version, idempotency, if_match
+from service.lookup import existing
 from service.ratelimit import rate_limited
-from service.schemas.games import COMMAND_BODY, ViewSchema, load_command
-from service.tables import (
-    engine_command,
-    expected_version,
-    idempotency_key,
-    load_to_decide,
-    run,
-    view_response,
-)
+from service.rendering import view_response
+from service.schemas.commands import COMMAND_BODY, engine_command, load_command
+from service.schemas.games import ViewSchema
 
 blp = Blueprint("commands", __name__, url_prefix="/games", description="Playing")
 
@@ -34,7 +33,8 @@ IDEMPOTENCY = {
     "name": "Idempotency-Key",
     "in": "header",
     "required": True,
-    "description": "A key of your choosing; a retry with the same key gets the first answer",
+    "description": "A key of your choosing, one per command: the same key with the same command"
+    " gets the first answer again; with another command, a 422 idempotency-key-reused",
     "schema": {"type": "string", "pattern": "^[A-Za-z0-9._~:-]{1,100}$"},
 }
 
@@ -54,10 +54,12 @@ class Commands(MethodView):
         """Send a command decided on the version in If-Match; answers with your new view.
 
         412: the game moved on (the problem says its version). 422: the rules refuse the
-        command (`code` says why). 409: it is not your turn.
+        command (`code` says why), or the Idempotency-Key was used for another command.
+        409: it is not your turn.
         """
+        body = request.get_json()
         try:
-            body = load_command(request.get_json())
+            loaded = load_command(body)
         except ma.ValidationError as error:
             raise ApiError(
                 422,
@@ -66,16 +68,17 @@ class Commands(MethodView):
                 "The command does not fit its schema.",
                 errors={"json": error.messages},
             ) from None
-        loaded, table = load_to_decide(game_id)
+        ctx = context()
+        game, table = existing(game_id, load_game(ctx, game_id, if_match(strict=False)))
         seat = require_seat(table)
-        expected = expected_version()
-        key = idempotency_key()
-        outcome = run(
+        sent = send_command(
+            ctx,
             game_id,
-            engine_command(seat, body),
-            expected=expected,
-            key=key,
+            engine_command(seat, loaded),
+            game=game,
+            expected_version=expected_version(),
+            idempotency=idempotency(f"seat{seat}", body),
             meta={"by": "seat", "seat": seat},
-            loaded=loaded,
         )
-        return view_response(game_id, outcome.game, Audience(seat))
+        metrics.record_command("duplicate" if sent.repeated else "ok")
+        return view_response(game_id, sent.game, Audience(seat))

@@ -10,9 +10,11 @@ from flask.views import MethodView
 from game.views import redact
 from service.apidoc import problems
 from service.auth import audience
-from service.blueprint import Blueprint
+from service.blueprints.base import Blueprint
+from service.deps import context
+from service.lookup import find_game
+from service.rendering import with_etag
 from service.schemas.games import FeedQuerySchema, FeedSchema
-from service.tables import games, load, with_etag
 
 blp = Blueprint("feed", __name__, url_prefix="/games", description="Event feeds")
 # Stream ids are 64-bit: `after` is capped far below, past any real version (same answers).
@@ -30,9 +32,9 @@ class Feed(MethodView):
         """Events after version `after` (a seat: its own view of them; no token: public ones;
         the seats and the auditor, once the game is over: all). With `wait`, block up to that
         many seconds until something happens."""
-        loaded, table = load(game_id)
+        loaded, table = find_game(game_id)
         who = audience(table)
-        repository = games()
+        repository = context().games
         after = min(query["after"], LAST_VERSION)
         if query["wait"] > 0 and loaded.version <= after:
             repository.store.follow(game_id, after, query["wait"])

@@ -9,13 +9,16 @@ from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from game.table import OpenTable, TakeSeat
+from play.lobby import open_table
 from service import auth
 from service.apidoc import problems
 from service.auth import audience
-from service.blueprint import Blueprint
-from service.deps import services
+from service.blueprints.base import Blueprint
+from service.deps import context
 from service.errors import ApiError
+from service.lookup import find_game
 from service.ratelimit import rate_limited
+from service.rendering import table_json, view_response, with_etag
 from service.schemas.games import (
     CreatedGameSchema,
     CreateGameSchema,
@@ -23,7 +26,6 @@ from service.schemas.games import (
     GameListSchema,
     ViewSchema,
 )
-from service.tables import load, new_game_id, run, table_json, view_response, with_etag
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games and their views")
 
@@ -34,11 +36,14 @@ CREATED = CreatedGameSchema()  # made once: a schema instance costs more than it
 class Games(MethodView):
     """The lobby."""
 
+    @rate_limited("listing")
     @blp.arguments(GameListQuerySchema(), location="query")
     @blp.response(200, GameListSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Games, most recently active first; filter by edition, status and open seats."""
-        found = services().index.query(
+        index = context().games.index
+        assert index is not None
+        found = index.query(
             status=query.get("status"),
             edition=query.get("edition"),
             has_open_seats=query.get("open"),
@@ -69,17 +74,16 @@ class Games(MethodView):
             autostart=body["autostart"],
             host=host,
         )
-        game_id = new_game_id()
-        outcome = run(game_id, command, expected=0, key=None, meta={"by": "creator"})
+        game_id, sent = open_table(context(), command, {"by": "creator"})
         created = {
-            "game": table_json(game_id, outcome.game),
+            "game": table_json(game_id, sent.game),
             "seat": None if host is None else host.seat,
             "token": token,
         }
         response = jsonify(CREATED.dump(created))
         response.status_code = 201
         response.headers["Location"] = url_for("games.Game", game_id=game_id)
-        return with_etag(response, outcome.game.version)
+        return with_etag(response, sent.game.version)
 
 
 @blp.route("/<game_id:game_id>")
@@ -92,8 +96,8 @@ class Game(MethodView):
     def get(self, game_id: str) -> Response:
         """Without a token: the public view. With a seat's token: that seat's view and its
         legal commands. The ETag is the game's version; If-None-Match gives 304."""
-        loaded, table = load(game_id)
-        return view_response(game_id, loaded, audience(table))
+        game, table = find_game(game_id)
+        return view_response(game_id, game, audience(table))
 
 
 @blp.route("/<game_id:game_id>/versions/<int:version>")
@@ -104,7 +108,7 @@ class Replay(MethodView):
     @problems(401, 403, 404)
     def get(self, game_id: str, version: int) -> Response:
         """The view at `version` for the asking audience (everything, once the game is over)."""
-        head, table = load(game_id)
+        head, table = find_game(game_id)
         if not 1 <= version <= head.version:
             raise ApiError(
                 404,
@@ -113,5 +117,5 @@ class Replay(MethodView):
                 f"Game {game_id} has versions 1 to {head.version}.",
             )
         who = audience(table)
-        then, _ = load(game_id, version)
+        then, _ = find_game(game_id, version)
         return view_response(game_id, then, who)

@@ -11,7 +11,7 @@ from flask.views import MethodView
 
 from service import metrics
 from service.apidoc import problems
-from service.blueprint import Blueprint
+from service.blueprints.base import Blueprint
 from service.deps import services
 from service.errors import ApiError
 from service.schemas.base import HealthSchema
@@ -54,8 +54,11 @@ class Metrics(MethodView):
     def get(self) -> Response:
         """Request counts and latencies, commands, conflicts, games by status."""
         found = services()
+        index = found.context.games.index
         try:
-            games: dict[str, int] | None = metrics.games_by_status(found.redis, found.index)
+            games: dict[str, int] | None = (
+                None if index is None else metrics.games_by_status(found.redis, index)
+            )
         except (redis.RedisError, OSError) as error:
             log.warning("games by status unavailable: %s", error)
             games = None

@@ -7,14 +7,18 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from events.games import Outcome
 from game.table import BeginGame, LeaveSeat, PlayAgain, SetWebhook, Table, TakeSeat
+from play.lobby import send_to_table
+from play.webhooks import new_secret, url_problem
 from service import auth
 from service.apidoc import problems
 from service.auth import Audience, request_seat_key, require_seat
-from service.blueprint import Blueprint
+from service.blueprints.base import Blueprint
+from service.deps import context
 from service.errors import ApiError
+from service.lookup import find_game
 from service.ratelimit import rate_limited
+from service.rendering import view_response
 from service.schemas.games import (
     JoinSchema,
     SeatTokenSchema,
@@ -22,25 +26,8 @@ from service.schemas.games import (
     WebhookCreatedSchema,
     WebhookSchema,
 )
-from service.tables import context, load, run, view_response
-from workers.webhooks import new_secret, url_problem
 
 blp = Blueprint("seats", __name__, url_prefix="/games", description="Seats at a game")
-ATTEMPTS = 5  # lobby calls apply to the latest version, retrying when another one lands first
-
-
-def run_latest(game_id: str, command: Any, meta: dict[str, Any]) -> Outcome:
-    """Decide a lobby command on the game's latest version (retrying after a conflict)."""
-    for _ in range(ATTEMPTS):
-        loaded, _ = load(game_id)
-        try:
-            return run(game_id, command, expected=loaded.version, key=None, meta=meta,
-                       loaded=loaded)  # fmt: skip
-        except ApiError as error:
-            if error.type_slug != "stale-version":
-                raise
-    raise ApiError(503, "busy", "Busy", "The game is changing fast; try again.",
-                   headers={"Retry-After": "1"})  # fmt: skip
 
 
 @blp.route("/<game_id:game_id>/seats")
@@ -54,12 +41,14 @@ class Seats(MethodView):
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open human seat; the answer holds the seat's secret token (shown once)."""
         token = auth.new_token()
-        outcome = run_latest(
+        find_game(game_id)
+        sent = send_to_table(
+            context(),
             game_id,
             TakeSeat(body.get("seat"), body["name"], auth.token_hash(token)),
             {"by": "player"},
         )
-        table = outcome.game.table
+        table = sent.game.table
         assert table is not None
         seat = auth.seat_of(table, token)
         return {"seat": seat, "token": token}
@@ -74,9 +63,9 @@ class Seat(MethodView):
     @problems(401, 403, 404, 409)
     def delete(self, game_id: str, seat: int) -> None:
         """Leave your seat before the game starts (with that seat's token)."""
-        _, table = load(game_id)
+        _, table = find_game(game_id)
         _own(table, seat)
-        run_latest(game_id, LeaveSeat(seat), {"by": "seat", "seat": seat})
+        send_to_table(context(), game_id, LeaveSeat(seat), {"by": "seat", "seat": seat})
 
 
 @blp.route("/<game_id:game_id>/start")
@@ -113,14 +102,16 @@ class Webhook(MethodView):
     @problems(401, 403, 404, 422)
     def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Have the seat told, by a signed POST, whenever it must act; the secret is shown once."""
-        _, table = load(game_id)
+        _, table = find_game(game_id)
         _own(table, seat)
         allow_private = context().settings.webhook_allow_private
         problem = url_problem(body["url"], allow_private=allow_private)
         if problem is not None:
             raise ApiError(422, "webhook-url-refused", "Webhook URL refused", problem)
         secret = new_secret()
-        run_latest(game_id, SetWebhook(seat, body["url"], secret), {"by": "seat", "seat": seat})
+        send_to_table(
+            context(), game_id, SetWebhook(seat, body["url"], secret), {"by": "seat", "seat": seat}
+        )
         return {"url": body["url"], "secret": secret}
 
     @rate_limited("lobby", seat=request_seat_key)
@@ -128,9 +119,9 @@ class Webhook(MethodView):
     @problems(401, 403, 404)
     def delete(self, game_id: str, seat: int) -> None:
         """Stop the seat's webhook."""
-        _, table = load(game_id)
+        _, table = find_game(game_id)
         _own(table, seat)
-        run_latest(game_id, SetWebhook(seat, None), {"by": "seat", "seat": seat})
+        send_to_table(context(), game_id, SetWebhook(seat, None), {"by": "seat", "seat": seat})
 
 
 def _own(table: Table, seat: int) -> None:
@@ -141,7 +132,7 @@ def _own(table: Table, seat: int) -> None:
 
 def _by_a_seated_player(game_id: str, command: Any) -> Response:
     """Run a table command any seated player may send; answer with their view."""
-    _, table = load(game_id)
+    _, table = find_game(game_id)
     seat = require_seat(table)
-    outcome = run_latest(game_id, command, {"by": "seat", "seat": seat})
-    return view_response(game_id, outcome.game, Audience(seat))
+    sent = send_to_table(context(), game_id, command, {"by": "seat", "seat": seat})
+    return view_response(game_id, sent.game, Audience(seat))

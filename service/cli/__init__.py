@@ -1,4 +1,6 @@
-"""The `loveletter` command: one sub-command per module in this package."""
+"""The `loveletter` command: one sub-command per module in this package, plus those other
+packages declare under the `loveletter.commands` entry point (the benchmarks, apart from the
+product)."""
 
 from __future__ import annotations
 
@@ -6,11 +8,11 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 
 # Each module defines `register(subparsers)`, which adds its sub-command(s) and sets `func`.
 COMMAND_MODULES = (
     "service.cli.scenarios",
-    "service.cli.bench",
     "service.cli.audit",
     "service.cli.tournament",
     "service.cli.serve",
@@ -24,6 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
+    for entry in entry_points(group="loveletter.commands"):
+        entry.load()(subparsers)
     return parser
 
 

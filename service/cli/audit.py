@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 from events.audit import export_lines, verify_lines
-from events.connection import connect
 from events.games import GameRepository
+from play.context import Context
+from play.follow_up import sweep_time
+from play.settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,13 +23,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     verify = subparsers.add_parser("verify", help="replay an exported game with the rules")
     verify.add_argument("file", type=Path, help="a file written by `loveletter export`")
     verify.set_defaults(func=run_verify)
-    rebuild = subparsers.add_parser("rebuild", help="recompute snapshots and the lobby index")
+    rebuild = subparsers.add_parser(
+        "rebuild", help="recompute snapshots, the lobby index and what games wait on"
+    )
     rebuild.set_defaults(func=run_rebuild)
 
 
 def repository() -> GameRepository:
-    """The repository on the configured Redis and namespace."""
-    return GameRepository.on(connect(), os.environ.get("LOVELETTER_NAMESPACE", "ll"))
+    """The games on the configured Redis and namespace."""
+    return Context.from_settings(Settings.load()).games
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -66,13 +69,15 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_rebuild(args: argparse.Namespace) -> int:
-    """Recompute every snapshot and the lobby index from the streams; print what changed."""
-    report = repository().rebuild()
+    """Recompute every snapshot, the lobby index and the due sets from the streams; print
+    what changed."""
+    report = repository().rebuild(sweep_time)
     index = report.index
     assert index is not None
     print(
         f"snapshots: {report.snapshots_rewritten} rewritten, "
         f"{report.snapshots_unchanged} unchanged; index: {index.added} added, "
-        f"{index.changed} changed, {index.removed} removed, {index.unchanged} unchanged"
+        f"{index.changed} changed, {index.removed} removed, {index.unchanged} unchanged; "
+        f"{report.due} game(s) waiting on a job"
     )
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 
 
@@ -49,3 +51,8 @@ class StrictBoolean(ma.fields.Boolean):
         if not isinstance(value, bool):
             raise ma.ValidationError("Not a JSON boolean.")
         return value
+
+
+def seat_number(**options: Any) -> ma.fields.Integer:
+    """A seat number field (0 to 7, a JSON integer)."""
+    return ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=7), **options)

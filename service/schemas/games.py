@@ -1,10 +1,7 @@
-"""Schemas of the game resources: tables, seats, commands, views, event feeds."""
+"""Schemas of the game resources: tables, seats, views, event feeds (commands: commands.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import marshmallow as ma
 from marshmallow import fields, validate
 
 from events.schemas import schema_for
@@ -12,14 +9,9 @@ from game.bots import POLICIES
 from game.editions import EDITIONS
 from game.table import TIMEOUT_CHOICES
 from game.views import SeatView
-from service.schemas.base import Schema, StrictBoolean
+from service.schemas.base import Schema, StrictBoolean, seat_number
 
 NAME = validate.Length(min=1, max=40)
-
-
-def seat_number(**options: Any) -> fields.Integer:
-    """A seat number field (0 to 7, a JSON integer)."""
-    return fields.Integer(strict=True, validate=validate.Range(min=0, max=7), **options)
 
 
 SEAT_KINDS = ("human", *sorted(POLICIES))
@@ -58,96 +50,6 @@ class JoinSchema(Schema):
 
     name = fields.String(required=True, validate=NAME)
     seat = seat_number()
-
-
-CARDS = sorted({card for edition in EDITIONS.values() for card in edition.rank})
-CARD = validate.OneOf(CARDS)
-
-
-class Guess(fields.Field):
-    """What a Guard or Bishop names: a card id, or (premium, Bishop) a number from 0 to 9."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if isinstance(value, str) and value in CARDS:
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 9:
-            return value
-        raise ma.ValidationError("A card id, or a whole number from 0 to 9.")
-
-
-def kind(name: str) -> fields.String:
-    """The `type` member that tells command schemas apart."""
-    return fields.String(required=True, validate=validate.OneOf([name]))
-
-
-class PlayCommandSchema(Schema):
-    """Play a card from your hand, choosing players (seat numbers), a name and a look."""
-
-    type = kind("play")
-    card = fields.String(required=True, validate=CARD)
-    targets = fields.List(seat_number(), load_default=list, validate=validate.Length(max=2))
-    guess = Guess(
-        metadata={
-            "description": "Guard, Bishop: a card id, or a number (premium)",
-            "oneOf": [
-                {"type": "string", "enum": CARDS},
-                {"type": "integer", "minimum": 0, "maximum": 9},
-            ],
-        }
-    )
-    look = seat_number(metadata={"description": "Cardinal: whose hand to look at"})
-
-
-class ChancellorCommandSchema(Schema):
-    """Keep one card; the others go under the deck in this order (the last at the bottom)."""
-
-    type = kind("chancellor")
-    keep = fields.String(required=True, validate=CARD)
-    bottom = fields.List(
-        fields.String(validate=CARD), required=True, validate=validate.Length(max=2)
-    )
-
-
-class RedrawCommandSchema(Schema):
-    """Answer a Bishop who named your card: discard your hand and draw, or not."""
-
-    type = kind("redraw")
-    redraw = StrictBoolean(required=True)
-
-
-class ForfeitCommandSchema(Schema):
-    """Give the game up."""
-
-    type = kind("forfeit")
-
-
-COMMAND_SCHEMAS: dict[str, type[Schema]] = {
-    "play": PlayCommandSchema,
-    "chancellor": ChancellorCommandSchema,
-    "redraw": RedrawCommandSchema,
-    "forfeit": ForfeitCommandSchema,
-}
-
-
-def load_command(body: Any) -> dict[str, Any]:
-    """Validate a command body with the schema its `type` names."""
-    if not isinstance(body, dict):
-        raise ma.ValidationError({"_schema": ["A command is a JSON object."]})
-    kind = body.get("type")
-    chosen = COMMAND_SCHEMAS.get(kind) if isinstance(kind, str) else None
-    if chosen is None:
-        raise ma.ValidationError({"type": [f"One of: {', '.join(COMMAND_SCHEMAS)}."]})
-    loaded: dict[str, Any] = _COMMAND_LOADERS[chosen].load(body)
-    return loaded
-
-
-_COMMAND_LOADERS = {schema: schema() for schema in COMMAND_SCHEMAS.values()}
-
-# The command body in the OpenAPI document: one of the schemas above, told apart by `type`.
-COMMAND_BODY = {
-    "oneOf": list(COMMAND_SCHEMAS.values()),
-    "discriminator": {"propertyName": "type"},
-}
 
 
 class WebhookSchema(Schema):
@@ -255,16 +157,6 @@ class FeedQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30))
     limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=5000))
-
-
-class FeedEventSchema(Schema):
-    """One event as this audience may see it: `type`, its fields, and its version."""
-
-    class Meta:
-        unknown = ma.INCLUDE
-
-    version = fields.Integer(required=True)
-    type = fields.String(required=True)
 
 
 class FeedSchema(Schema):

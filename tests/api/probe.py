@@ -8,7 +8,7 @@ import marshmallow as ma
 from flask import request
 from flask.views import MethodView
 
-from service.blueprint import Blueprint
+from service.blueprints.base import Blueprint
 from service.deps import services
 from service.errors import ApiError
 from service.ratelimit import rate_limited
@@ -65,6 +65,6 @@ def make_blueprint() -> Blueprint:
     class Store(MethodView):
         @blp.response(200)
         def get(self) -> Any:
-            return {"version": services().store.version("probe-game")}
+            return {"version": services().context.games.store.version("probe-game")}
 
     return blp

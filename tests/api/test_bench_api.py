@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from bench import api as bench_api
+from bench import games as bench_games
 from events.connection import RedisClient
 from events.games import GameRepository
-from service import bench_games
-from service.cli import bench_api
 
 
 @pytest.fixture
@@ -102,5 +102,5 @@ def test_bench_api_drives_the_real_app_by_default(
     assert args.func(args) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["commands"]["app"] == "service.wsgi:app"
-    assert result["commands"]["driver"] == "service.bench_games:make_game_driver"
+    assert result["commands"]["driver"] == "bench.games:make_game_driver"
     assert result["commands"]["requests"] > 5 and result["commands"]["errors"] == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.config import Limit, Settings
+from play.settings import Limit, Settings
 
 
 def test_defaults() -> None:

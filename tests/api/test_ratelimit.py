@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.config import Limit, parse_limit
+from play.settings import Limit, parse_limit
 from service.errors import PROBLEM_BASE
 
 from . import probe

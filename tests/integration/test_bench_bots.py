@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from bench import bots as bench_bots
 from events.connection import RedisClient
-from service.cli import bench_bots
 
 
 @pytest.mark.slow

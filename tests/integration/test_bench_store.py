@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from bench.store import register_bench, run_store_bench, sample_event
 from events.connection import RedisClient
 from events.store import EventStore
-from service.cli.bench_store import register_bench, run_store_bench, sample_event
 
 pytestmark = pytest.mark.redis
 

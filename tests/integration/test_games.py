@@ -1,4 +1,5 @@
-"""Games through the repository on real Redis: replay at every version, snapshots, audit."""
+"""Games through the use case and the repository on real Redis: replay at every version,
+snapshots, audit, rebuild."""
 
 from __future__ import annotations
 
@@ -12,40 +13,61 @@ from hypothesis import strategies as st
 from events.audit import export_lines, verify_lines
 from events.connection import RedisClient
 from events.games import STATE_SCHEMA, GameRepository
+from events.store import Idempotency
 from game import IllegalCommand, legal_commands
 from game.commands import PlayCard
 from game.table import OpenTable, Table, TakeSeat, evolve
 from game.table import Table as TableState
+from play.context import Context
+from play.send_command import Sent, StaleVersion, load_game, send_command
+from play.settings import Settings
 from tests.unit.games import GAME_SIZES
 
 
 @pytest.fixture
-def games(client: RedisClient, namespace: str) -> GameRepository:
-    """A repository in this test's namespace, snapshotting often to exercise snapshot loads."""
-    return GameRepository.on(client, namespace, snapshot_every=7)
+def ctx(client: RedisClient, namespace: str) -> Context:
+    """The use cases in this test's namespace, snapshotting often to exercise snapshot loads."""
+    context = Context.on(client, Settings(namespace=namespace, queue=namespace))
+    context.games.snapshot_every = 7
+    return context
 
 
-def open_table(games: GameRepository, game_id: str, edition: str, players: int, seed: str) -> None:
+@pytest.fixture
+def games(ctx: Context) -> GameRepository:
+    """The context's games."""
+    return ctx.games
+
+
+def execute(
+    ctx: Context, game_id: str, command: object, expected_version: int, key: str | None = None
+) -> Sent:
+    """Send a command decided on `expected_version` (with an idempotency key, if given)."""
+    return send_command(
+        ctx,
+        game_id,
+        command,
+        game=load_game(ctx, game_id, expected_version),
+        expected_version=expected_version,
+        idempotency=None if key is None else Idempotency("test", key),
+    )
+
+
+def open_table(ctx: Context, game_id: str, edition: str, players: int, seed: str) -> None:
     """A table whose every seat is taken by a human, so the game starts."""
-    opened = games.execute(game_id, OpenTable(edition, (None,) * players, seed), expected_version=0)
+    opened = execute(ctx, game_id, OpenTable(edition, (None,) * players, seed), 0)
     for seat in range(players):
-        games.execute(
-            game_id,
-            TakeSeat(seat, f"p{seat}", f"hash{seat}"),
-            expected_version=opened.game.version + seat,
-        )
+        execute(ctx, game_id, TakeSeat(seat, f"p{seat}", f"hash{seat}"), opened.game.version + seat)
 
 
-def play_through(games: GameRepository, game_id: str, seed: int) -> list[TableState]:
-    """Random legal commands through the repository until the game ends; tables by version."""
+def play_through(ctx: Context, game_id: str, seed: int) -> list[TableState]:
+    """Random legal commands through the use case until the game ends; tables by version."""
+    games = ctx.games
     rng = random.Random(seed)
     loaded = games.load(game_id)
     while loaded.table is not None and loaded.table.status == "playing":
         command = rng.choice(legal_commands(loaded.table.game))
-        outcome = games.execute(
-            game_id, command, expected_version=loaded.version, idempotency_key=f"k{loaded.version}"
-        )
-        assert outcome.status == "ok"
+        outcome = execute(ctx, game_id, command, loaded.version, f"k{loaded.version}")
+        assert not outcome.repeated
         loaded = outcome.game
     tables: list[TableState] = []
     table = None
@@ -58,13 +80,13 @@ def play_through(games: GameRepository, game_id: str, seed: int) -> list[TableSt
 @settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
 @given(size=st.sampled_from(GAME_SIZES), seed=st.integers(0, 2**31))
 def test_stored_games_replay_to_the_engines_state_at_every_version(
-    games: GameRepository, size: tuple[str, int], seed: int
+    ctx: Context, games: GameRepository, size: tuple[str, int], seed: int
 ) -> None:
     """Head and every earlier version load (from snapshot + tail) to the folded state."""
     edition, players = size
     game_id = f"replay-{seed}-{edition}-{players}"
-    open_table(games, game_id, edition, players, str(seed))
-    tables = play_through(games, game_id, seed)
+    open_table(ctx, game_id, edition, players, str(seed))
+    tables = play_through(ctx, game_id, seed)
     assert tables[-1].status == "over"
     assert games.load(game_id).table == tables[-1]
     for version in range(1, len(tables) + 1, 5):
@@ -72,9 +94,9 @@ def test_stored_games_replay_to_the_engines_state_at_every_version(
     assert games.snapshots.load(game_id) is not None
 
 
-def test_a_snapshot_of_another_schema_is_ignored(games: GameRepository) -> None:
+def test_a_snapshot_of_another_schema_is_ignored(ctx: Context, games: GameRepository) -> None:
     """A snapshot written under an older state layout is not misread."""
-    open_table(games, "g1", "classic", 2, "s")
+    open_table(ctx, "g1", "classic", 2, "s")
     head = games.load("g1")
     games.snapshots.save("g1", head.version, "table-old", json.dumps({"nonsense": True}))
     assert games.load("g1") == head
@@ -82,30 +104,33 @@ def test_a_snapshot_of_another_schema_is_ignored(games: GameRepository) -> None:
     assert games.load("g1") == head
 
 
-def test_refused_stale_and_repeated_commands_append_nothing(games: GameRepository) -> None:
+def test_refused_stale_and_repeated_commands_append_nothing(
+    ctx: Context, games: GameRepository
+) -> None:
     """An illegal command raises; a stale version conflicts; a repeated key returns the first."""
-    open_table(games, "g2", "classic", 3, "seed")
+    open_table(ctx, "g2", "classic", 3, "seed")
     loaded = games.load("g2")
     assert isinstance(loaded.table, Table) and loaded.table.game is not None
     version = loaded.version
     seat = loaded.table.game.current
     assert seat is not None
     with pytest.raises(IllegalCommand):
-        games.execute("g2", PlayCard((seat + 1) % 3, "guard"), expected_version=version)
+        execute(ctx, "g2", PlayCard((seat + 1) % 3, "guard"), version)
     assert games.store.version("g2") == version
     command = legal_commands(loaded.table.game)[0]
-    assert games.execute("g2", command, expected_version=version - 1).status == "conflict"
-    first = games.execute("g2", command, expected_version=version, idempotency_key="once")
-    again = games.execute("g2", command, expected_version=version, idempotency_key="once")
-    assert first.status == "ok" and again.status == "duplicate"
+    with pytest.raises(StaleVersion):
+        execute(ctx, "g2", command, version - 1)
+    first = execute(ctx, "g2", command, version, "once")
+    again = execute(ctx, "g2", command, version, "once")
+    assert not first.repeated and again.repeated
     assert [e.event for e in again.events] == [e.event for e in first.events]
     assert again.game == first.game == games.load("g2")
 
 
-def test_exported_games_verify_and_tampering_is_found(games: GameRepository) -> None:
+def test_exported_games_verify_and_tampering_is_found(ctx: Context, games: GameRepository) -> None:
     """Export, verify; then change one drawn card, the salt, or drop a line: each is found."""
-    open_table(games, "g3", "2019", 4, "audit")
-    play_through(games, "g3", 3)
+    open_table(ctx, "g3", "2019", 4, "audit")
+    play_through(ctx, "g3", 3)
     lines = list(export_lines(games.store, "g3"))
     report = verify_lines(lines)
     assert report.ok, report.divergence
@@ -129,11 +154,11 @@ def test_exported_games_verify_and_tampering_is_found(games: GameRepository) -> 
     assert gap.divergence is not None and gap.divergence.version == 6
 
 
-def test_rebuild_restores_snapshots_and_index(games: GameRepository) -> None:
+def test_rebuild_restores_snapshots_and_index(ctx: Context, games: GameRepository) -> None:
     """Deleted or corrupted derived keys are repaired by a rebuild from the streams."""
-    open_table(games, "g4", "classic", 2, "r")
-    play_through(games, "g4", 4)
-    open_table(games, "g5", "classic", 3, "r")
+    open_table(ctx, "g4", "classic", 2, "r")
+    play_through(ctx, "g4", 4)
+    open_table(ctx, "g5", "classic", 3, "r")
     head = games.load("g4")
     assert games.index is not None
     listed = games.index.get("g4")

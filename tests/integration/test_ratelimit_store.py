@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from events.connection import RedisClient
-from service.config import Limit
+from play.settings import Limit
 from service.errors import ApiError
 from service.ratelimit import ALLOWANCE_SHARE, RateLimiter
 

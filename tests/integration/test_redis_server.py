@@ -12,11 +12,16 @@ import pytest
 import redis
 
 from events.redis_server import EmbeddedRedis, free_port
-from events.store import EventStore
+from events.store import EventStore, Idempotency
 
 from .helpers import gone, run_python
 
 pytestmark = pytest.mark.redis
+
+
+def key(name: str) -> Idempotency:
+    """An idempotency key of the tests' one caller."""
+    return Idempotency("s", name)
 
 
 def test_start_and_stop_leave_nothing_behind(tmp_path: Path) -> None:
@@ -67,7 +72,7 @@ def test_acknowledged_events_survive_a_restart(tmp_path: Path, fsync: str, kill:
         client = redis.Redis.from_url(server.url)
         store = EventStore(client)
         for version in range(50):
-            assert store.append("g1", version, [{"n": version}], idempotency_key=str(version)).ok
+            assert store.append("g1", version, [{"n": version}], idempotency=key(str(version))).ok
         client.close()
         if kill:
             os.kill(server.pid, signal.SIGKILL)
@@ -75,7 +80,7 @@ def test_acknowledged_events_survive_a_restart(tmp_path: Path, fsync: str, kill:
         client = redis.Redis.from_url(again.url)
         store = EventStore(client)
         assert [e.event["n"] for e in store.read("g1")] == list(range(50))
-        assert store.append("g1", 0, [{"n": 0}], idempotency_key="0").status == "duplicate"
+        assert store.append("g1", 0, [{"n": 0}], idempotency=key("0")).status == "duplicate"
         client.close()
 
 

@@ -7,7 +7,7 @@ from redis.cluster import key_slot
 
 from events.connection import RedisClient
 from events.snapshots import Snapshot, SnapshotStore
-from events.store import EventStore
+from events.store import EventStore, Idempotency
 
 pytestmark = pytest.mark.redis
 
@@ -28,7 +28,7 @@ def test_snapshot_lives_in_the_slot_of_its_stream(client: RedisClient, namespace
     snapshot_key = SnapshotStore(client, namespace=namespace).key("g1")
     store = EventStore(client, namespace=namespace)
     slots = {key_slot(k.encode()) for k in (snapshot_key, store.stream_key("g1"))}
-    slots.add(key_slot(store.idempotency_key("g1", "any").encode()))
+    slots.add(key_slot(store.idempotency_key("g1", Idempotency("s", "any")).encode()))
     assert len(slots) == 1
 
 

@@ -9,9 +9,14 @@ from typing import Any
 import pytest
 
 from events.connection import RedisClient
-from events.store import AppendResult, EventStore, StoredEvent
+from events.store import AppendResult, EventStore, Idempotency, StoredEvent
 
 pytestmark = pytest.mark.redis
+
+
+def key(name: str) -> Idempotency:
+    """An idempotency key of the tests' one caller."""
+    return Idempotency("s", name)
 
 
 @pytest.fixture
@@ -80,28 +85,65 @@ def test_stale_version_appends_nothing(store: EventStore) -> None:
 
 
 def test_same_idempotency_key_appends_once(store: EventStore, client: RedisClient) -> None:
-    first = store.append("g1", 0, events("a", "b"), idempotency_key="cmd-1")
-    again = store.append("g1", 0, events("a", "b"), idempotency_key="cmd-1")
+    first = store.append("g1", 0, events("a", "b"), idempotency=key("cmd-1"))
+    again = store.append("g1", 0, events("a", "b"), idempotency=key("cmd-1"))
     assert first == AppendResult("ok", 1, 2, 2)
     assert again == AppendResult("duplicate", 1, 2, 2)
     assert store.version("g1") == 2
-    ttl = client.ttl(store.idempotency_key("g1", "cmd-1"))
+    ttl = client.ttl(store.idempotency_key("g1", Idempotency("s", "cmd-1")))
     assert 3590 <= ttl <= 3600
     # A repeated key wins over a stale version: the client gets its first result back.
-    store.append("g1", 2, events("c"), idempotency_key="cmd-2")
-    late = store.append("g1", 0, events("a", "b"), idempotency_key="cmd-1")
+    store.append("g1", 2, events("c"), idempotency=key("cmd-2"))
+    late = store.append("g1", 0, events("a", "b"), idempotency=key("cmd-1"))
     assert late == AppendResult("duplicate", 1, 2, 3)
 
 
 def test_a_conflict_does_not_burn_the_idempotency_key(store: EventStore) -> None:
     store.append("g1", 0, events("a"))
-    assert store.append("g1", 0, events("b"), idempotency_key="k").status == "conflict"
-    assert store.append("g1", 1, events("b"), idempotency_key="k") == AppendResult("ok", 2, 2, 2)
+    assert store.append("g1", 0, events("b"), idempotency=key("k")).status == "conflict"
+    assert store.append("g1", 1, events("b"), idempotency=key("k")) == AppendResult("ok", 2, 2, 2)
 
 
 def test_idempotency_keys_are_per_game(store: EventStore) -> None:
-    assert store.append("g1", 0, events("a"), idempotency_key="k").ok
-    assert store.append("g2", 0, events("a"), idempotency_key="k").ok
+    assert store.append("g1", 0, events("a"), idempotency=key("k")).ok
+    assert store.append("g2", 0, events("a"), idempotency=key("k")).ok
+
+
+def test_idempotency_keys_belong_to_their_caller(store: EventStore) -> None:
+    """The same key from two callers is two keys: each appends."""
+    assert store.append("g1", 0, events("a"), idempotency=Idempotency("seat0", "move-1")).ok
+    assert store.append("g1", 1, events("b"), idempotency=Idempotency("seat1", "move-1")).ok
+    assert store.version("g1") == 2
+
+
+def test_a_key_sent_again_with_another_request_is_refused(store: EventStore) -> None:
+    """A key is bound to its request's fingerprint: another one is `key-reused`, appending
+    nothing, and the first request again still gets its first result."""
+    first = Idempotency("seat0", "move-1", "fingerprint-a")
+    assert store.append("g1", 0, events("a"), idempotency=first).ok
+    other = Idempotency("seat0", "move-1", "fingerprint-b")
+    assert store.append("g1", 1, events("b"), idempotency=other) == AppendResult(
+        "key-reused", 1, 1, 1
+    )
+    assert store.version("g1") == 1
+    assert store.append("g1", 1, events("b"), idempotency=first).status == "duplicate"
+    remembered = store.recall("g1", other)
+    assert remembered is not None and remembered.fingerprint == "fingerprint-a"
+
+
+def test_what_a_game_waits_on_is_written_with_its_events(store: EventStore) -> None:
+    """The due entry of the version decided on is replaced by the new version's, atomically;
+    a conflict leaves it as it was; an append with nothing due removes it."""
+    assert store.append("g1", 0, events("a"), due_at=100.0).ok
+    assert store.due.when("g1", 1) == 100.0
+    assert store.append("g1", 0, events("b"), due_at=200.0).status == "conflict"
+    assert store.due.when("g1", 1) == 100.0
+    assert store.append("g1", 1, events("b", "c"), due_at=300.0).ok
+    assert (store.due.when("g1", 1), store.due.when("g1", 3)) == (None, 300.0)
+    assert [item.game_id for item in store.due.overdue(now=1000.0)] == ["g1"]
+    assert store.append("g1", 3, events("d")).ok
+    assert store.due.when("g1", 3) is None
+    assert store.due.overdue(now=1000.0) == []
 
 
 def test_follow_returns_at_once_when_events_exist(store: EventStore) -> None:
@@ -143,7 +185,9 @@ def test_only_one_of_many_concurrent_appends_wins(store: EventStore) -> None:
 
     def attempt(index: int) -> None:
         barrier.wait()
-        outcome = store.append("g1", 1, events(f"move{index}", "after"), idempotency_key=str(index))
+        outcome = store.append(
+            "g1", 1, events(f"move{index}", "after"), idempotency=key(str(index))
+        )
         with lock:
             results.append(outcome)
 

@@ -19,11 +19,11 @@ from rq import Queue
 from events.audit import export_lines, verify_lines
 from events.connection import RedisClient
 from game.table import OpenTable, SetWebhook, TakeSeat
-from workers.context import Context, Settings
-from workers.path import submit
-from workers.webhooks import new_secret
+from play.context import Context
+from play.settings import Settings
+from play.webhooks import new_secret
 
-from .workers import WorkerProcess, over, wait_for
+from .workers import WorkerProcess, over, submit, wait_for
 
 EDITION_BOTS = {
     "classic": ("heuristic", "random", "heuristic"),

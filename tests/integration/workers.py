@@ -9,9 +9,11 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from events.games import LoadedGame
-from workers.context import Context
+from play.context import Context
+from play.send_command import Sent, load_game, send_command
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -61,3 +63,9 @@ def wait_for(
 def over(game: LoadedGame) -> bool:
     """Whether the game at this table has ended."""
     return game.table is not None and game.table.status == "over"
+
+
+def submit(ctx: Context, game_id: str, command: Any, *, expected_version: int) -> Sent:
+    """Send a command through the use case, as the API would (decided on `expected_version`)."""
+    game = load_game(ctx, game_id, expected_version)
+    return send_command(ctx, game_id, command, game=game, expected_version=expected_version)

@@ -1,7 +1,7 @@
 """The API benchmark measures the service's own seat limit."""
 
-from service.cli.bench_api import SEAT_LIMIT
-from service.config import Settings, parse_limit
+from bench.api import SEAT_LIMIT
+from play.settings import Settings, parse_limit
 
 
 def test_the_benchmark_seat_limit_is_the_service_default() -> None:

@@ -9,9 +9,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `bench` command group."""
     parser = subparsers.add_parser("bench", help="performance benchmarks")
     group = parser.add_subparsers(dest="bench", required=True, metavar="BENCH")
-    from service.cli import bench_api, bench_bots, bench_engine, bench_store
+    from bench import api, bots, engine, store
 
-    bench_engine.register(group)
-    bench_store.register_bench(group)
-    bench_api.register_bench(group)
-    bench_bots.register_bench(group)
+    engine.register(group)
+    store.register_bench(group)
+    api.register_bench(group)
+    bots.register_bench(group)

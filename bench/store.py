@@ -11,13 +11,14 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from events.commands import encode_command
 from events.connection import RedisClient, connect
-from events.games import GameRepository
+from events.games import GameRepository, LoadedGame
 from events.snapshots import SnapshotStore
-from events.store import EventStore, game_key, to_json
+from events.store import EventStore, Idempotency, game_key, to_json
 from game.legal import legal_commands
 from game.state import Phase
-from game.table import OpenTable, PlayAgain, TakeSeat
+from game.table import OpenTable, PlayAgain, TakeSeat, step
 
 RATIO_TARGET = 0.5
 LOAD_SIZES = (50, 500, 5000)
@@ -64,20 +65,24 @@ def write_game(store: EventStore, game_id: str, size: int, snapshot_every: int) 
         store, SnapshotStore(store.redis, namespace=store.namespace), snapshot_every=snapshot_every
     )
     rng = random.Random(size)
-    outcome = games.execute(game_id, OpenTable("premium", (None,) * 6, "bench"), expected_version=0)
-    loaded = outcome.game
+    loaded = _apply(games, game_id, LoadedGame(None, 0), OpenTable("premium", (None,) * 6, "bench"))
     for seat in range(6):
-        loaded = games.execute(
-            game_id, TakeSeat(seat, f"p{seat}", "-"), expected_version=loaded.version, loaded=loaded
-        ).game
+        loaded = _apply(games, game_id, loaded, TakeSeat(seat, f"p{seat}", "-"))
     while loaded.version < size:
         assert loaded.table is not None and loaded.table.game is not None
         state = loaded.table.game
         command = PlayAgain() if state.phase is Phase.OVER else rng.choice(legal_commands(state))
-        loaded = games.execute(
-            game_id, command, expected_version=loaded.version, loaded=loaded
-        ).game
+        loaded = _apply(games, game_id, loaded, command)
     return games
+
+
+def _apply(games: GameRepository, game_id: str, game: LoadedGame, command: Any) -> LoadedGame:
+    """Decide a command on `game` and append its events."""
+    events, after = step(game.table, command)
+    record = {"command": encode_command(command), "at": 0.0}
+    appended = games.append(game_id, game, events, after, record=record)
+    assert appended.game is not None, appended.result
+    return appended.game
 
 
 def _with_snapshots(store: EventStore, game_id: str, size: int) -> Callable[[], object]:
@@ -176,7 +181,8 @@ def _measure_appends(store: EventStore, count: int) -> dict[str, Any]:
 
     def append(game_id: str, version: int) -> None:
         store.append(game_id, version, [sample_event(version)],
-                     idempotency_key=f"k{version}", meta=sample_meta(version))  # fmt: skip
+                     idempotency=Idempotency("bench", f"k{version}"),
+                     meta=sample_meta(version))  # fmt: skip
 
     def plain(index: int) -> None:
         client.xadd(
@@ -190,7 +196,10 @@ def _measure_appends(store: EventStore, count: int) -> dict[str, Any]:
     plain_rate = _rate(plain, range(count))
     lua_rate = _rate(lambda version: append("bench", version), range(count))
     stream_bytes = int(client.memory_usage(store.stream_key("bench"), samples=0) or 0)
-    idem_bytes = int(client.memory_usage(store.idempotency_key("bench", "k0"), samples=0) or 0)
+    idem_bytes = int(
+        client.memory_usage(store.idempotency_key("bench", Idempotency("bench", "k0")), samples=0)
+        or 0
+    )
     return {
         "benchmark": "store",
         "events": count,

@@ -18,11 +18,10 @@ from typing import Any
 
 import orjson
 
-from game import table as tables
+from bench.client import JsonClient
 from game.legal import legal_commands
-from game.table import OpenTable, Table, TakeSeat
-from service.bench_client import JsonClient
-from service.tables import command_json
+from game.table import OpenTable, Table, TakeSeat, step
+from service.schemas.commands import wire_command
 
 EDITION = "2019"
 NAMES = ("p0", "p1")
@@ -123,20 +122,19 @@ class GameDriver:
         version = opening
         assert table.game is not None and table.game.current is not None
         first_seat = table.game.current
-        first_legal = [command_json(command) for command in legal_commands(table.game)]
+        first_legal = [wire_command(command) for command in legal_commands(table.game)]
         moves = []
         while table.status == "playing":
             assert table.game is not None and table.game.current is not None
             seat = table.game.current
             command = self.rng.choice(legal_commands(table.game))
-            for event in tables.decide(table, command):
-                table = tables.evolve(table, event)
-                version += 1
+            events, table = step(table, command)
+            version += len(events)
             game = table.game
             legal = []
             if table.status == "playing" and game is not None and game.current == seat:
-                legal = [command_json(next_command) for next_command in legal_commands(game)]
-            moves.append(Move(seat, orjson.dumps(command_json(command)), version, legal))
+                legal = [wire_command(next_command) for next_command in legal_commands(game)]
+            moves.append(Move(seat, orjson.dumps(wire_command(command)), version, legal))
         return Script(seed, opening, first_seat, first_legal, tuple(moves))
 
     def _set_up(self, script: Script) -> Ready:
@@ -195,9 +193,8 @@ def mirror(edition: str, seed: str) -> tuple[Table, int]:
     table: Table | None = None
     version = 0
     for command in commands:
-        for event in tables.decide(table, command):
-            table = tables.evolve(table, event)
-            version += 1
+        events, table = step(table, command)
+        version += len(events)
     assert table is not None
     return table, version
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import Flask, Response, request
 
+from bench.client import JsonClient
 from events.connection import connect
-from service.bench_client import JsonClient
 
 NAMESPACE_ENV = "LOVELETTER_BENCH_NAMESPACE"
 PATH = "/bare/<game_id>/events"

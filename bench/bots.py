@@ -2,9 +2,9 @@
 
 N real `rq worker` processes (our worker class) serve a fresh namespace and queue on the
 configured Redis. Human-vs-bot games are created and their human seats driven by threads through
-the command path itself (`workers.path.submit`, as the API does, without HTTP). A reply's latency
+the command path itself (`play.send_command`, as the API does, without HTTP). A reply's latency
 runs from the `at` of the human's append (its stream meta) to the `at` of the bot's append
-(`observed`: to the moment a follower saw it). Empty jobs (`workers.noop.noop`) are timed from
+(`observed`: to the moment a follower saw it). Empty jobs (`bench.noop.noop`) are timed from
 enqueue to their result, once on idle workers and once alongside the games. Keys, queue and
 workers are gone afterwards.
 """
@@ -27,21 +27,23 @@ from typing import Any
 
 from rq import Queue, Worker
 
-import workers
+import play
 from events.connection import RedisClient, connect, redis_url
 from events.games import LoadedGame
+from events.store import Idempotency
 from game.bots import POLICIES
 from game.editions import EDITIONS
 from game.legal import legal_commands
 from game.table import OpenTable, TakeSeat
+from play.context import Context
+from play.send_command import send_command
+from play.settings import Settings
 from service.serve import Child
-from workers.context import Context, Settings
-from workers.path import submit
 
 HUMAN, BOT = 0, 1
 WAIT_SECONDS = 60.0  # a bot that has not answered by then counts as an error
 READY_TIMEOUT_SECONDS = 30.0
-NOOP = "workers.noop.noop"
+NOOP = "bench.noop.noop"
 
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
@@ -155,17 +157,17 @@ class Player:
         """One human command; when the bot must answer it, time the answer."""
         assert self.game.table is not None
         command = self.rng.choice(legal_commands(self.game.table.game))
-        outcome = submit(
+        outcome = send_command(
             self.ctx,
             self.game_id,
             command,
+            game=self.game,
             expected_version=self.game.version,
-            idempotency_key=f"human-{self.game.version}",
+            idempotency=Idempotency(f"seat{HUMAN}", f"human-{self.game.version}"),
             meta={"by": "seat", "seat": HUMAN},
-            loaded=self.game,
         )
-        if outcome.status != "ok":
-            raise RuntimeError(f"{self.game_id}: the human's command was a {outcome.status}")
+        if outcome.repeated:
+            raise RuntimeError(f"{self.game_id}: the human's command was a repeat")
         self.game = outcome.game
         table = self.game.table
         assert table is not None and table.game is not None and outcome.events[0].meta
@@ -202,7 +204,9 @@ class Player:
         seed = f"bench-bots-{self.rng.getrandbits(64):016x}"
         host = TakeSeat(HUMAN, "human", "-")
         command = OpenTable(self.edition, (None, self.bot), seed, host=host)
-        return submit(self.ctx, self.game_id, command, expected_version=0).game
+        return send_command(
+            self.ctx, self.game_id, command, game=LoadedGame(None, 0), expected_version=0
+        ).game
 
 
 def _play(queue: Queue, players: list[Player]) -> tuple[list[float], int]:
@@ -284,7 +288,7 @@ def table(result: Mapping[str, Any]) -> str:
 @contextmanager
 def _workers(url: str, queue: Queue, count: int, env: Mapping[str, str]) -> Iterator[None]:
     """`count` rq worker processes on the queue, registered before this yields; then stopped."""
-    root = str(Path(workers.__file__).resolve().parents[1])
+    root = str(Path(play.__file__).resolve().parents[1])
     path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
     child_env = {**os.environ, **env, "PYTHONPATH": path}
     command = [

@@ -34,10 +34,10 @@ from service.serve import Child, gunicorn_command
 
 DriverFactory = Callable[[str], Callable[[], object]]
 
-BARE_APP = "service.bench_bare:app"
-BARE_DRIVER = "service.bench_bare:make_driver"
+BARE_APP = "bench.bare:app"
+BARE_DRIVER = "bench.bare:make_driver"
 COMMAND_APP = "service.wsgi:app"
-COMMAND_DRIVER = "service.bench_games:make_game_driver"  # real commands of 2-player games
+COMMAND_DRIVER = "bench.games:make_game_driver"  # real commands of 2-player games
 THROUGHPUT_TARGET = 0.5
 P99_TARGET = 4.0
 # Limits stay on, so their cost is measured. Every client shares one address, whose limit is

@@ -1,18 +1,22 @@
-"""The service's settings, read from the environment (or a mapping with the same names).
+"""Everything configurable, read once from the environment (or a mapping with the same names).
 
 | name | default | meaning |
 |---|---|---|
 | `REDIS_URL` | embedded server | the Redis to use (see `events.connection.redis_url`) |
 | `LOVELETTER_NAMESPACE` | `ll` | prefix of every Redis key the service writes |
+| `LOVELETTER_QUEUE` | `loveletter` | the RQ queue of bot, deadline and webhook jobs |
+| `LOVELETTER_QUEUE_URL` | `REDIS_URL` | a plain Redis for RQ jobs when the store is a cluster |
 | `LOVELETTER_CORS_ORIGINS` | empty (CORS off) | comma-separated browser origins, or `*` |
-| `LOVELETTER_RATE_LIMIT_ADDRESS` | `600/minute` | requests per client address to a limited view |
-| `LOVELETTER_RATE_LIMIT_SEAT` | `120/minute` | requests per seat to a limited view |
+| `LOVELETTER_RATE_LIMIT_ADDRESS` | `600/minute` | requests per client address to a limited call |
+| `LOVELETTER_RATE_LIMIT_SEAT` | `120/minute` | requests per seat to a limited call |
 | `LOVELETTER_MAX_BODY_BYTES` | `16384` | largest accepted request body (413 above) |
 | `LOVELETTER_AUDITOR_TOKEN` | unset | bearer token of the auditor (no auditor when unset) |
 | `LOVELETTER_IDEMPOTENCY_TTL_SECONDS` | `604800` | how long an idempotency key is remembered |
 | `LOVELETTER_TRUSTED_PROXIES` | `0` | proxies in front whose X-Forwarded-For is trusted |
-| `LOVELETTER_QUEUE_URL` | `REDIS_URL` | a plain Redis for RQ jobs when the store is a cluster |
-| `LOVELETTER_QUEUE` | `loveletter` | the RQ queue bot, deadline and webhook jobs go to |
+| `LOVELETTER_BOT_BUDGET_MS` | `150` | the search bot's thinking time per decision |
+| `LOVELETTER_WEBHOOK_ALLOW_PRIVATE` | off | allow webhooks to loopback or private addresses |
+| `LOVELETTER_WEBHOOK_RETRIES` | `5,30,120,600,3600` | seconds between webhook attempts |
+| `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a webhook call may take |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -26,8 +30,10 @@ from dataclasses import dataclass
 from typing import Any
 
 PREFIX = "LOVELETTER_"
+QUEUE_NAME = "loveletter"
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 LIMIT_PATTERN = re.compile(r"\s*(\d+)\s*/\s*(?:(\d+)\s*s|(second|minute|hour|day))\s*")
+TRUE = ("1", "true", "yes", "on")
 
 
 @dataclass(frozen=True)
@@ -40,10 +46,12 @@ class Limit:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything configurable about the service, already parsed."""
+    """The service's and the workers' settings, already parsed."""
 
     redis_url: str | None = None
     namespace: str = "ll"
+    queue: str = QUEUE_NAME
+    queue_url: str | None = None
     cors_origins: tuple[str, ...] = ()
     rate_limit_address: Limit | None = Limit(600, 60)
     rate_limit_seat: Limit | None = Limit(120, 60)
@@ -51,7 +59,10 @@ class Settings:
     auditor_token: str | None = None
     idempotency_ttl_seconds: int = 7 * 24 * 3600
     trusted_proxies: int = 0
-    queue_url: str | None = None
+    bot_budget_ms: float = 150.0
+    webhook_allow_private: bool = False
+    webhook_retries: tuple[int, ...] = (5, 30, 120, 600, 3600)  # seconds between attempts
+    webhook_timeout: float = 5.0
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -62,9 +73,12 @@ class Settings:
         def get(name: str) -> Any:
             return values.get(PREFIX + name)
 
+        retries = get("WEBHOOK_RETRIES")
         return cls(
             redis_url=values.get("REDIS_URL") or None,
             namespace=str(get("NAMESPACE") or default.namespace),
+            queue=str(get("QUEUE") or default.queue),
+            queue_url=get("QUEUE_URL") or None,
             cors_origins=parse_origins(get("CORS_ORIGINS")),
             rate_limit_address=_limit(get("RATE_LIMIT_ADDRESS"), default.rate_limit_address),
             rate_limit_seat=_limit(get("RATE_LIMIT_SEAT"), default.rate_limit_seat),
@@ -74,7 +88,14 @@ class Settings:
                 get("IDEMPOTENCY_TTL_SECONDS"), default.idempotency_ttl_seconds
             ),
             trusted_proxies=_positive(get("TRUSTED_PROXIES"), 0, allow_zero=True),
-            queue_url=get("QUEUE_URL") or None,
+            bot_budget_ms=float(get("BOT_BUDGET_MS") or default.bot_budget_ms),
+            webhook_allow_private=str(get("WEBHOOK_ALLOW_PRIVATE") or "").lower() in TRUE,
+            webhook_retries=(
+                tuple(int(part) for part in str(retries).split(","))
+                if retries
+                else default.webhook_retries
+            ),
+            webhook_timeout=float(get("WEBHOOK_TIMEOUT") or default.webhook_timeout),
         )
 
 

@@ -1,0 +1,60 @@
+"""What the use cases work with: the games, this process's head cache, the job queue, settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rq import Queue
+
+from events.connection import RedisClient, connect
+from events.games import GameRepository
+from events.index import GameIndex
+from events.snapshots import SnapshotStore
+from events.store import EventStore
+from game.table import STATUSES
+from play.heads import HeadCache
+from play.settings import Settings
+
+
+@dataclass
+class Context:
+    """The dependencies of the use cases, built once per process."""
+
+    games: GameRepository
+    heads: HeadCache
+    queue: Queue
+    settings: Settings
+
+    @classmethod
+    def on(
+        cls, client: RedisClient, settings: Settings, queue_client: RedisClient | None = None
+    ) -> Context:
+        """A context on one Redis; RQ needs a plain (non-cluster) one, given apart if need be."""
+        namespace = settings.namespace
+        store = EventStore(
+            client, namespace=namespace, idempotency_ttl_seconds=settings.idempotency_ttl_seconds
+        )
+        games = GameRepository(
+            store,
+            SnapshotStore(client, namespace=namespace),
+            GameIndex(client, namespace=namespace, statuses=STATUSES),
+        )
+        queue = Queue(settings.queue, connection=queue_client or client)  # type: ignore[arg-type]
+        return cls(games, HeadCache(games), queue, settings)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Context:
+        """A context on the Redis the settings name (REDIS_URL, else the embedded server)."""
+        queue_client = connect(settings.queue_url) if settings.queue_url else None
+        return cls.on(connect(settings.redis_url), settings, queue_client)
+
+
+_current: Context | None = None
+
+
+def current() -> Context:
+    """This process's context, built once from the environment (RQ jobs use it)."""
+    global _current
+    if _current is None:
+        _current = Context.from_settings(Settings.load())
+    return _current

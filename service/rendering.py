@@ -1,0 +1,77 @@
+"""Games as the API answers them: the table's public description, an audience's view with its
+legal commands, and the version as ETag."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify, request
+
+from events.games import LoadedGame
+from game.legal import legal_commands
+from game.views import view
+from service.auth import Audience
+from service.schemas.commands import wire_command
+
+
+def table_json(game_id: str, loaded: LoadedGame) -> dict[str, Any]:
+    """The table's public description."""
+    table = loaded.table
+    assert table is not None
+    return {
+        "id": game_id,
+        "edition": table.edition,
+        "status": table.status,
+        "version": loaded.version,
+        "seats": [
+            {
+                "seat": index,
+                "name": seat.name,
+                "bot": seat.bot,
+                "open": seat.open,
+                "webhook": seat.webhook is not None,
+            }
+            for index, seat in enumerate(table.seats)
+        ],
+        "open_seats": table.open_seats,
+        "turn_seconds": table.turn_seconds,
+        "on_timeout": table.on_timeout,
+        "autostart": table.autostart,
+        "games_played": len(table.results) + (1 if table.status == "over" else 0),
+    }
+
+
+def view_json(game_id: str, loaded: LoadedGame, who: Audience) -> dict[str, Any]:
+    """The game as `who` may see it, with the legal commands when `who` is the seat to act."""
+    table = loaded.table
+    assert table is not None
+    state = table.game
+    seen = None if state is None else view(state, who.seat, everything=who.everything)
+    legal: list[dict[str, Any]] = []
+    if state is not None and who.seat is not None and state.current == who.seat:
+        legal = [wire_command(command) for command in legal_commands(state)]
+    return {
+        "game": table_json(game_id, loaded),
+        "view": seen,  # a dataclass: the app's orjson writes it as an object, field by field
+        "legal": legal,
+    }
+
+
+def view_response(game_id: str, loaded: LoadedGame, who: Audience, status: int = 200) -> Response:
+    """The view as a JSON response tagged with the game's version (the shape of ViewSchema)."""
+    response = jsonify(view_json(game_id, loaded, who))
+    response.status_code = status
+    response.headers["Vary"] = "Authorization"
+    return with_etag(response, loaded.version)
+
+
+def etag(version: int) -> str:
+    """The ETag of a game version."""
+    return f'"{version}"'
+
+
+def with_etag(response: Response, version: int) -> Response:
+    """Tag a response with the game version; a matching If-None-Match makes it a 304."""
+    response.set_etag(str(version))
+    response.make_conditional(request)
+    return response
