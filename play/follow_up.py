@@ -11,7 +11,7 @@ import math
 from datetime import UTC, datetime
 from typing import Any
 
-from rq import Retry
+from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
@@ -21,7 +21,6 @@ from play.context import Context
 
 LEASE_SECONDS = 4.0  # a job has this long to move its game before a sweep steps in
 DEADLINE_GRACE_SECONDS = 2.0  # how late a deadline job may start before a sweep steps in
-STUCK_IN_QUEUE_SECONDS = 60.0  # a job queued longer than this is taken for lost
 BOT_TURN = "workers.jobs.bot_turn"
 TURN_DEADLINE = "workers.jobs.turn_deadline"
 DELIVER_WEBHOOK = "workers.jobs.deliver_webhook"
@@ -65,9 +64,10 @@ def schedule(ctx: Context, game_id: str, game: LoadedGame, now: float) -> None:
         _enqueue(ctx, DELIVER_WEBHOOK, key, game_id, game, waiting, retry=retry)
 
 
-def reschedule(ctx: Context, game_id: str, game: LoadedGame, now: float) -> bool:
-    """Enqueue again the bot turn or deadline a game waits on, unless its job is still queued
-    (a job that started and went quiet, or never ran, is lost). True when enqueued."""
+def reschedule(ctx: Context, game_id: str, game: LoadedGame) -> bool:
+    """Enqueue again the bot turn or deadline a game waits on, unless its job waits in its
+    queue (one that started and went quiet, was taken off the queue by a worker that died, or
+    was never enqueued, is lost). True when enqueued."""
     waiting = waiting_on(game.table)
     if waiting is None or (waiting.bot is None and waiting.turn_seconds is None):
         return False
@@ -78,8 +78,8 @@ def reschedule(ctx: Context, game_id: str, game: LoadedGame, now: float) -> bool
     except NoSuchJobError:
         job = None
     if job is not None:
-        queued_at = job.enqueued_at.timestamp() if job.enqueued_at else 0.0
-        if job.get_status() == JobStatus.QUEUED and now - queued_at < STUCK_IN_QUEUE_SECONDS:
+        waits = Queue(job.origin, connection=ctx.queue.connection).get_job_position(job.id)
+        if job.get_status() == JobStatus.QUEUED and waits is not None:
             return False
         job.delete()
     return _enqueue(ctx, function, key, game_id, game, waiting)

@@ -21,7 +21,7 @@ def sweep(ctx: Context, now: float | None = None) -> int:
         if game.version != item.version:  # moved on since: the append replaced its entry
             due.drop(item.game_id, item.version)
             continue
-        enqueued += reschedule(ctx, item.game_id, game, now)
+        enqueued += reschedule(ctx, item.game_id, game)
         due.postpone(item.game_id, item.version, now + LEASE_SECONDS)
     return enqueued
 

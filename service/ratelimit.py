@@ -50,6 +50,7 @@ return replies
 EXTENSION = "loveletter-limiter"
 ALLOWANCE_SHARE = 16  # an allowance is at most this fraction of the limit
 KEPT_ALLOWANCES = 10_000  # keys whose allowance each process remembers
+ASK_WAIT_SECONDS = 1.0  # how long a thread waits for another's ask before asking itself
 
 # The seat identity of the current request (e.g. a hash of its seat token), or None.
 SeatKey = Callable[[], str | None]
@@ -97,55 +98,77 @@ class RateLimiter:
         self.seat_limit = seat_limit
         self._script = redis_client.register_script(GRANT_SCRIPT)  # loads itself when missing
         self._allowances: Recent[str, Allowance] = Recent(KEPT_ALLOWANCES)
+        self._asking: dict[str, threading.Event] = {}  # keys being asked for, by one thread
         self._lock = threading.Lock()
 
     def check(self, bucket: str, address: str | None, seat: str | None) -> None:
         """Count the request against its address's limit and its seat's; raise the 429
         ApiError of the first one it is over."""
-        now = time.monotonic()
-        asks = []
-        for scope, identity, limit in (
-            ("address", address, self.address_limit),
-            ("seat", seat, self.seat_limit),
-        ):
-            if identity and limit is not None:
-                key = f"{self.prefix}{bucket}:{scope}:{identity}"
-                size = self._spend(key, scope, limit, now)
-                if size is not None:
-                    asks.append(Ask(key, scope, limit, size))
+        asks: list[Ask] = []
+        try:
+            for scope, identity, limit in (
+                ("address", address, self.address_limit),
+                ("seat", seat, self.seat_limit),
+            ):
+                if identity and limit is not None:
+                    key = f"{self.prefix}{bucket}:{scope}:{identity}"
+                    size = self._spend(key, scope, limit)
+                    if size is not None:
+                        asks.append(Ask(key, scope, limit, size))
+        except ApiError:  # refused by a remembered refusal: the asks taken so far are let go
+            self._answered(asks)
+            raise
         if asks:
-            self._ask(asks, now)
+            self._ask(asks)
 
-    def _spend(self, key: str, scope: str, limit: Limit, now: float) -> int | None:
+    def _spend(self, key: str, scope: str, limit: Limit) -> int | None:
         """Admit one request from this process's allowance for `key` (None), or say how many
-        to ask Redis for: twice the last allowance, at most a share of the limit."""
-        with self._lock:
-            allowance = self._allowances.get(key)
-            if allowance is not None and now < allowance.ends:
-                if allowance.refused:
-                    raise _refusal(scope, limit, math.ceil((allowance.ends - now) * 1000))
-                if allowance.left > 0:
-                    allowance.left -= 1
-                    return None
-        last = allowance.size if allowance is not None else 0
-        return max(1, min(2 * last, limit.count // ALLOWANCE_SHARE))
+        to ask Redis for: twice the last allowance, at most a share of the limit. One thread
+        asks for a key at a time; the others wait for its answer, lest each thread's ask
+        replace another's allowance."""
+        while True:
+            now = time.monotonic()
+            with self._lock:
+                allowance = self._allowances.get(key)
+                if allowance is not None and now < allowance.ends:
+                    if allowance.refused:
+                        raise _refusal(scope, limit, math.ceil((allowance.ends - now) * 1000))
+                    if allowance.left > 0:
+                        allowance.left -= 1
+                        return None
+                asking = self._asking.get(key)
+                if asking is None:
+                    self._asking[key] = threading.Event()
+                    last = allowance.size if allowance is not None else 0
+                    return max(1, min(2 * last, limit.count // ALLOWANCE_SHARE))
+            asking.wait(ASK_WAIT_SECONDS)
 
-    def _ask(self, asks: list[Ask], now: float) -> None:
+    def _ask(self, asks: list[Ask]) -> None:
         """Ask Redis for allowances in one call; keep them; raise the first refusal."""
         args = [
             value for ask in asks for value in (ask.limit.count, ask.size, ask.limit.seconds * 1000)
         ]
-        replies = self._grant([ask.key for ask in asks], args)
         refusals = []
-        with self._lock:
-            for ask, (granted, ttl_ms) in zip(asks, replies, strict=True):
-                # What was left of an older allowance is given up (it may be of an ended window).
-                allowance = Allowance(int(granted) - 1, now + ttl_ms / 1000, ask.size)
-                self._allowances.put(ask.key, allowance)
-                if granted == 0:
-                    refusals.append(_refusal(ask.scope, ask.limit, int(ttl_ms)))
+        try:
+            replies = self._grant([ask.key for ask in asks], args)
+            now = time.monotonic()
+            with self._lock:
+                for ask, (granted, ttl_ms) in zip(asks, replies, strict=True):
+                    allowance = Allowance(int(granted) - 1, now + ttl_ms / 1000, ask.size)
+                    self._allowances.put(ask.key, allowance)
+                    if granted == 0:
+                        refusals.append(_refusal(ask.scope, ask.limit, int(ttl_ms)))
+        finally:
+            self._answered(asks)
         if refusals:
             raise refusals[0]
+
+    def _answered(self, asks: list[Ask]) -> None:
+        """These asks are over: threads waiting on them look at the allowances again."""
+        with self._lock:
+            answered = [self._asking.pop(ask.key) for ask in asks]
+        for event in answered:
+            event.set()
 
     def _grant(self, keys: list[str], args: list[int]) -> list[Any]:
         """[granted, ttl ms] per key, in one script call."""

@@ -1,7 +1,9 @@
 """`loveletter serve`: gunicorn with the app, RQ worker(s), and the embedded Redis if needed.
 
 Children run in their own sessions (a terminal's Ctrl-C reaches only us) and get SIGTERM if we
-die; on SIGINT/SIGTERM we stop gunicorn, then the workers, then the embedded Redis.
+die. A child that exits is started again after a pause that doubles with each quick exit (1 s up
+to 30 s); serve stops on SIGINT/SIGTERM, or when Redis stays unreachable for REDIS_LOST_SECONDS.
+Then it stops gunicorn, the workers, and the embedded Redis.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import FrameType
 
+import redis
+
 from events import connection
 from play.settings import QUEUE_NAME
 from service.gunicorn_conf import DEFAULT_THREADS, default_workers
@@ -31,6 +35,11 @@ WSGI_APP = "service.wsgi:app"
 READY_TIMEOUT_SECONDS = 30.0
 STOP_TIMEOUT_SECONDS = 20.0
 PR_SET_PDEATHSIG = 1
+FIRST_PAUSE_SECONDS = 1.0  # before restarting a child that exited
+LONGEST_PAUSE_SECONDS = 30.0
+STEADY_SECONDS = 60.0  # a child that ran this long starts over from the first pause
+REDIS_LOST_SECONDS = 30.0  # serve gives up when Redis does not answer for this long
+REDIS_CHECK_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -104,8 +113,48 @@ class Child:
         self.process.wait()
 
 
+class Supervised:
+    """A child that is started again when it exits, after a pause that grows with quick exits."""
+
+    def __init__(self, name: str, command: Sequence[str], env: Mapping[str, str]) -> None:
+        self.name, self.command, self.env = name, list(command), dict(env)
+        self.child = Child(name, command, env)
+        self.started = time.monotonic()
+        self.pause = FIRST_PAUSE_SECONDS
+        self.restart_at: float | None = None
+
+    def alive(self) -> bool:
+        """True while the current process runs."""
+        return self.child.alive()
+
+    def look_after(self, now: float) -> None:
+        """Start the child again if it exited and its pause is over."""
+        if self.child.alive():
+            return
+        if self.restart_at is None:
+            if now - self.started >= STEADY_SECONDS:
+                self.pause = FIRST_PAUSE_SECONDS
+            self.restart_at = now + self.pause
+            status = self.child.process.returncode
+            print(
+                f"loveletter serve: {self.name} exited ({status}); starting it again in "
+                f"{self.pause:g} s",
+                file=sys.stderr,
+                flush=True,
+            )
+            self.pause = min(2 * self.pause, LONGEST_PAUSE_SECONDS)
+        elif now >= self.restart_at:
+            self.child.stop()  # reap it, and anything it left in its group
+            self.child = Child(self.name, self.command, self.env)
+            self.started, self.restart_at = now, None
+
+    def stop(self) -> None:
+        """Stop the current process."""
+        self.child.stop()
+
+
 def serve(options: ServeOptions) -> int:
-    """Run everything until SIGINT/SIGTERM (0) or until a child dies (1)."""
+    """Run everything until SIGINT/SIGTERM (0) or until Redis stays unreachable (1)."""
     if port_taken(options.host, options.port):
         print(
             f"loveletter serve: port {options.port} is in use; choose another with --port",
@@ -115,27 +164,31 @@ def serve(options: ServeOptions) -> int:
     stop = threading.Event()
     previous = {sig: signal.signal(sig, _setter(stop)) for sig in (signal.SIGINT, signal.SIGTERM)}
     metrics_dir = tempfile.mkdtemp(prefix="loveletter-metrics-")
-    children: list[Child] = []
+    children: list[Supervised] = []
     status = 0
     try:
         url = connection.redis_url()  # starts the embedded Redis here when REDIS_URL is unset
         env = {**os.environ, "REDIS_URL": url, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
         env["PYTHONUNBUFFERED"] = "1"
-        for number in range(options.rq_workers):
-            children.append(Child(f"rq worker {number + 1}", rq_worker_command(url), env))
         command = gunicorn_command(
             WSGI_APP, options.host, options.port, options.workers, options.threads
         )
-        children.insert(0, Child("gunicorn", command, env))
+        children.append(Supervised("gunicorn", command, env))
+        for number in range(options.rq_workers):
+            children.append(Supervised(f"rq worker {number + 1}", rq_worker_command(url), env))
         base = f"http://{browser_host(options.host)}:{options.port}"
-        if wait_ready(base + "/healthz", children[0], stop):
+        if wait_ready(base + "/healthz", children[0].child, stop):
             print(banner(base, url, options), flush=True)
         elif not stop.is_set() and children[0].alive():
             print(f"loveletter serve: {base}/healthz does not answer yet", file=sys.stderr)
+        redis = RedisWatch(url)
         while not stop.is_set():
-            dead = [child.name for child in children if not child.alive()]
-            if dead:
-                print(f"loveletter serve: {', '.join(dead)} exited; stopping", file=sys.stderr)
+            now = time.monotonic()
+            for child in children:
+                child.look_after(now)
+            if redis.lost_for(now) >= REDIS_LOST_SECONDS:
+                print(f"loveletter serve: Redis at {url} does not answer; stopping",
+                      file=sys.stderr)  # fmt: skip
                 status = 1
                 break
             stop.wait(0.2)
@@ -148,6 +201,25 @@ def serve(options: ServeOptions) -> int:
         shutil.rmtree(metrics_dir, ignore_errors=True)
     print("loveletter serve: stopped", flush=True)
     return status
+
+
+class RedisWatch:
+    """Pings Redis every few seconds; how long it has not answered."""
+
+    def __init__(self, url: str) -> None:
+        self.client = connection.connect(url)
+        self.answered = self.checked = time.monotonic()
+
+    def lost_for(self, now: float) -> float:
+        """Seconds since Redis last answered (pinging it when a check is due)."""
+        if now - self.checked >= REDIS_CHECK_SECONDS:
+            self.checked = now
+            try:
+                if self.client.ping():
+                    self.answered = now
+            except (redis.RedisError, OSError):
+                pass
+        return now - self.answered
 
 
 def port_taken(host: str, port: int) -> bool:

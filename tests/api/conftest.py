@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import time
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from flask import Flask
 from flask.testing import FlaskClient
 from rq import Queue
@@ -14,6 +18,9 @@ from rq import Queue
 from events.connection import RedisClient, connect
 from events.redis_server import free_port
 from service.app import create_app
+from service.serve import Child, gunicorn_command
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 AppFactory = Callable[..., Flask]
 
@@ -68,3 +75,58 @@ def client(app: Flask) -> FlaskClient:
 def dead_redis_url() -> str:
     """A redis:// URL where nothing listens."""
     return f"redis://127.0.0.1:{free_port()}/0"
+
+
+APIs = Callable[..., list[str]]
+
+
+@pytest.fixture
+def start_apis(redis_url: str, namespace: str) -> Iterator[APIs]:
+    """Start gunicorn processes (one worker each) serving the app on this test's namespace,
+    as a load balancer would spread one client's calls over them; settings as keywords
+    (`LOVELETTER_...`). Their base URLs."""
+    children: list[Child] = []
+
+    def start(count: int, **settings: str) -> list[str]:
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "LOVELETTER_NAMESPACE": namespace,
+            "LOVELETTER_QUEUE": namespace,
+            "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
+            "PYTHONPATH": str(REPO_ROOT),
+            **settings,
+        }
+        bases = []
+        for number in range(count):
+            port = free_port()
+            command = gunicorn_command("service.wsgi:app", "127.0.0.1", port, 1, 8)
+            children.append(Child(f"api {number}", command, env, quiet=True))
+            bases.append(f"http://127.0.0.1:{port}")
+        for base, child in zip(bases, children[-count:], strict=True):
+            wait_healthy(base, child)
+        return bases
+
+    yield start
+    for child in children:
+        child.stop()
+
+
+@pytest.fixture
+def two_apis(start_apis: APIs) -> tuple[str, str]:
+    """Two API processes on this test's namespace."""
+    first, second = start_apis(2)
+    return first, second
+
+
+def wait_healthy(base: str, child: Child, seconds: float = 30.0) -> None:
+    """Return once the server answers /healthz with 200."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and child.alive():
+        try:
+            if requests.get(base + "/healthz", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{child.name} did not answer at {base}")

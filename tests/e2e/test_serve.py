@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import os
 import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.request
 
 import pytest
 
 from service.serve import port_taken
-from tests.e2e.conftest import MAIN, Serve, get
+from tests.e2e.conftest import MAIN, Serve, descendants, get
 
 
 @pytest.mark.slow
@@ -47,3 +51,46 @@ def test_serve_refuses_a_port_in_use() -> None:
     assert done.returncode == 1
     assert f"port {port} is in use" in done.stderr
     assert not port_taken("127.0.0.1", port)  # free again once the listener is closed
+
+
+@pytest.mark.slow
+def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) -> None:
+    """SIGKILL serve's RQ worker twice: each time it is started again (after a pause), the API
+    answers throughout, and a bot game still plays through to its end."""
+    served = serve("--workers", "1", "--threads", "2")
+    for _ in range(2):
+        worker = next(pid for pid, line in served.children.items() if "rq.cli worker" in line)
+        os.kill(worker, signal.SIGKILL)
+        deadline = time.monotonic() + 15
+        while True:
+            assert get(served.base + "/healthz")[0] == 200, served.output()
+            workers = [
+                pid
+                for pid, line in descendants(served.process.pid).items()
+                if "rq.cli worker" in line and pid != worker
+            ]
+            if workers:
+                break
+            assert time.monotonic() < deadline, served.output()
+            time.sleep(0.2)
+        served.children.update(descendants(served.process.pid))
+        served.children.pop(worker)
+    assert "exited" in served.output() and served.process.poll() is None
+    created = json.loads(
+        post(served.base + "/games", {"edition": "2019", "seats": ["random", "random"]})
+    )
+    game = created["game"]["id"]
+    deadline = time.monotonic() + 60
+    while json.loads(get(f"{served.base}/games/{game}")[1])["game"]["status"] != "over":
+        assert time.monotonic() < deadline, served.output()
+        time.sleep(0.5)
+    served.stop()
+
+
+def post(url: str, body: dict[str, object]) -> str:
+    """The body of a JSON POST."""
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return str(response.read().decode())

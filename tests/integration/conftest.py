@@ -8,8 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rq import Queue
 
 from events.connection import RedisClient, connect
+from play.context import Context
+from play.settings import Settings
 
 from .cluster import LocalCluster
 
@@ -64,3 +67,14 @@ def subprocess_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "LOVELETTER_DATA_DIR")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
     return env
+
+
+@pytest.fixture
+def ctx(single_client: RedisClient) -> Iterator[Context]:
+    """The use cases' context in a namespace and queue of this test alone."""
+    name = f"test-workers-{uuid.uuid4().hex[:10]}"
+    settings = Settings(namespace=name, queue=name, webhook_allow_private=True)
+    yield Context.on(single_client, settings)
+    Queue(name, connection=single_client).empty()  # type: ignore[arg-type]
+    for key in list(single_client.scan_iter(match=f"{name}:*", count=1000)):
+        single_client.delete(key)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 from typing import Any
 
@@ -140,3 +141,27 @@ def test_a_flushed_script_cache_is_loaded_again(client: RedisClient, namespace: 
     client.script_flush()
     limiter(client, namespace).check("commands", "10.0.0.9", "dee")
     assert int(client.get(f"{namespace}:ratelimit:commands:seat:dee") or 0) == 1
+
+
+@pytest.mark.parametrize("processes", [1, 2, 3])
+def test_sixty_concurrent_clients_get_their_limit(
+    client: RedisClient, namespace: str, processes: int
+) -> None:
+    """720 requests from 60 threads of one address over 1-3 limiters (API processes), limit
+    600: at most 600 admitted, and at least 600 less what the other limiters may hold."""
+    limits = [limiter(client, namespace, address=600, seat=10_000) for _ in range(processes)]
+    barrier = threading.Barrier(60)
+    counts: list[int] = []
+
+    def client_thread(number: int) -> None:
+        mine = limits[number % processes]
+        barrier.wait()
+        counts.append(sum(admitted(mine, f"seat-{number}") for _ in range(12)))
+
+    threads = [threading.Thread(target=client_thread, args=(n,)) for n in range(60)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    early = (processes - 1) * 600 / ALLOWANCE_SHARE
+    assert 600 - early <= sum(counts) <= 600

@@ -8,22 +8,17 @@ import hmac
 import json
 import threading
 import time
-import uuid
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-from rq import Queue
 
 from events.audit import export_lines, verify_lines
-from events.connection import RedisClient
 from game.table import OpenTable, SetWebhook, TakeSeat
 from play.context import Context
-from play.settings import Settings
 from play.webhooks import new_secret
 
-from .workers import WorkerProcess, over, submit, wait_for
+from .workers import over, start_worker, submit, wait_for
 
 EDITION_BOTS = {
     "classic": ("heuristic", "random", "heuristic"),
@@ -31,31 +26,6 @@ EDITION_BOTS = {
     "2019-classic": ("heuristic", "heuristic", "random", "random"),
     "premium": ("heuristic", "random", "heuristic", "random", "heuristic"),
 }
-
-
-@pytest.fixture
-def ctx(single_client: RedisClient) -> Iterator[Context]:
-    """A context in a namespace and queue of this test alone."""
-    name = f"test-workers-{uuid.uuid4().hex[:10]}"
-    settings = Settings(namespace=name, queue=name, webhook_allow_private=True)
-    yield Context.on(single_client, settings)
-    Queue(name, connection=single_client).empty()  # type: ignore[arg-type]
-    for key in list(single_client.scan_iter(match=f"{name}:*", count=1000)):
-        single_client.delete(key)
-
-
-def start_worker(redis_url: str, ctx: Context, **env: str) -> WorkerProcess:
-    """A worker on this test's namespace and queue; bots think for 20 ms unless told."""
-    settings = {
-        "REDIS_URL": redis_url,
-        "LOVELETTER_NAMESPACE": ctx.settings.namespace,
-        "LOVELETTER_QUEUE": ctx.settings.queue,
-        "LOVELETTER_WEBHOOK_ALLOW_PRIVATE": "1",
-        "LOVELETTER_WEBHOOK_RETRIES": "1,1,1",
-        "LOVELETTER_BOT_BUDGET_MS": "20",
-        **env,
-    }
-    return WorkerProcess(redis_url, ctx.settings.queue, settings)
 
 
 def bot_commands(ctx: Context, game_id: str) -> list[dict[str, Any]]:

@@ -46,6 +46,20 @@ class WorkerProcess:
                 self.kill()
 
 
+def start_worker(redis_url: str, ctx: Context, **env: str) -> WorkerProcess:
+    """A worker on the context's namespace and queue; bots think for 20 ms unless told."""
+    settings = {
+        "REDIS_URL": redis_url,
+        "LOVELETTER_NAMESPACE": ctx.settings.namespace,
+        "LOVELETTER_QUEUE": ctx.settings.queue,
+        "LOVELETTER_WEBHOOK_ALLOW_PRIVATE": "1",
+        "LOVELETTER_WEBHOOK_RETRIES": "1,1,1",
+        "LOVELETTER_BOT_BUDGET_MS": "20",
+        **env,
+    }
+    return WorkerProcess(redis_url, ctx.settings.queue, settings)
+
+
 def wait_for(
     ctx: Context, game_id: str, done: Callable[[LoadedGame], bool], seconds: float
 ) -> LoadedGame:
