@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from game import events as ev
-from game.cards import CHOICES, Choice
+from game.cards import CARDS, Choice
 from game.chance import Chance
-from game.choices import check_choices, countess_required, normalised
+from game.choices import check_choices, forced_card, normalised
 from game.commands import (
     AnswerRedraw,
     Command,
@@ -21,17 +21,9 @@ from game.commands import (
     StartRound,
 )
 from game.editions import EDITIONS, Edition
-from game.effects import EFFECTS
 from game.errors import IllegalCommand
 from game.fairness import commitment, dealt_order
-from game.flow import (
-    Emitter,
-    begin_turn,
-    discard_and_draw,
-    finish_turn,
-    forfeit,
-    sit_out_forfeited,
-)
+from game.flow import Emitter, begin_turn, finish_turn, forfeit, sit_out_forfeited
 from game.legal import legal_plays
 from game.state import Decision, GameState, Phase
 
@@ -176,9 +168,10 @@ def _play_card(em: Emitter, command: PlayCard) -> None:
         if command.card not in state.edition.rank:
             raise IllegalCommand("unknown-card", f"There is no {command.card!r} in this edition.")
         raise IllegalCommand("card-not-in-hand", f"You don't hold a {command.card}.")
-    if countess_required(state.edition, hand) and command.card != "countess":
+    forced = forced_card(state.edition, hand)
+    if forced is not None and command.card != forced:
         raise IllegalCommand(
-            "countess-required",
+            f"{forced}-required",
             "With the King or the Prince (or the Princess, "
             "in classic and premium) in hand, you must play the Countess.",
         )
@@ -188,8 +181,9 @@ def _play_card(em: Emitter, command: PlayCard) -> None:
         check_choices(state, play)  # raises with the precise reason
         raise IllegalCommand("illegal-choice", "These choices are not legal for this card now.")
     em.emit(played)
-    if play.targets or CHOICES[play.card] is Choice.NONE:
-        EFFECTS[play.card](em, play)
+    card = CARDS[play.card]
+    if play.targets or card.chooses is Choice.NONE:
+        card.effect(em, play)
     if em.state.decision is Decision.PLAY:
         finish_turn(em)
 
@@ -210,7 +204,7 @@ def _answer_redraw(em: Emitter, command: AnswerRedraw) -> None:
     _check_turn(em.state, command.seat, Decision.REDRAW)
     em.emit(ev.RedrawAnswered(command.seat, command.redraw))
     if command.redraw:
-        discard_and_draw(em, command.seat)
+        em.discard_and_draw(command.seat)
     finish_turn(em)
 
 

@@ -1,13 +1,19 @@
-"""What each card does once played (RULES.md sections 4 to 6), one small function per card."""
+"""What each card does once played (docs/rules.md, "The cards"), one small function per card.
+
+Each card's record in `game.cards` names its function here; the functions act through the
+`Emitter` of `game.flow` (draw, eliminate, gain a token), so nothing here needs the card records.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
+from typing import TYPE_CHECKING
 
 from game import events as ev
 from game.commands import PlayCard
-from game.flow import Emitter, discard_and_draw, draw, eliminate, gain_token_now
+
+if TYPE_CHECKING:
+    from game.flow import Emitter
 
 # Events are values and these repeat all game long: each one is made once.
 _guess_checked = cache(ev.GuessChecked)
@@ -22,22 +28,23 @@ def _rank(em: Emitter, card: str) -> int:
 
 
 def guard(em: Emitter, play: PlayCard) -> None:
-    """Name a card (a number in premium): a right guess eliminates; the Assassin strikes back."""
+    """Name a card (a number in premium): a right guess eliminates; an Assassin strikes back."""
     (target,) = play.targets
     held = _held(em, target)
-    if held == "assassin":
+    cards = em.state.edition.cards
+    if play.card in cards[held].foils:
         em.emit(ev.AssassinRevealed(target, play.seat))
-        eliminate(em, play.seat, "assassin")
+        em.eliminate(play.seat, held)
         if em.round_live:
-            em.emit(ev.HandDiscarded(target, "assassin"))
-            draw(em, target)
+            em.emit(ev.HandDiscarded(target, held))
+            em.draw(target)
         return
     assert play.guess is not None
-    by_number = em.state.edition.guess_by_number
+    by_number = play.card in em.state.edition.names_numbers
     correct = (_rank(em, held) if by_number else held) == play.guess
     em.emit(_guess_checked(play.seat, target, play.guess, correct))
     if correct:
-        eliminate(em, target, "guard")
+        em.eliminate(target, play.card)
 
 
 def priest(em: Emitter, play: PlayCard) -> None:
@@ -55,7 +62,7 @@ def _compare(em: Emitter, play: PlayCard, lower_loses: bool) -> None:
         loser = play.seat if mine_lower == lower_loses else target
     em.emit(ev.HandsCompared(play.seat, target, mine, theirs, loser))
     if loser is not None:
-        eliminate(em, loser, play.card)
+        em.eliminate(loser, play.card)
 
 
 def baron(em: Emitter, play: PlayCard) -> None:
@@ -76,7 +83,7 @@ def handmaid(em: Emitter, play: PlayCard) -> None:
 def prince(em: Emitter, play: PlayCard) -> None:
     """The chosen player discards their hand and draws anew."""
     (target,) = play.targets
-    discard_and_draw(em, target)
+    em.discard_and_draw(target)
 
 
 def _swap(em: Emitter, first: int, second: int) -> None:
@@ -90,7 +97,7 @@ def king(em: Emitter, play: PlayCard) -> None:
 
 def princess(em: Emitter, play: PlayCard) -> None:
     """Playing her eliminates you."""
-    eliminate(em, play.seat, "princess")
+    em.eliminate(play.seat, play.card)
 
 
 def chancellor(em: Emitter, play: PlayCard) -> None:
@@ -107,7 +114,7 @@ def bishop(em: Emitter, play: PlayCard) -> None:
     correct = _rank(em, _held(em, target)) == play.guess
     em.emit(ev.GuessChecked(play.seat, target, play.guess, correct))
     if correct:
-        gain_token_now(em, play.seat, "bishop")
+        em.gain_token_now(play.seat, play.card)
         if em.round_live:
             em.emit(ev.RedrawOffered(target))
 
@@ -138,26 +145,3 @@ def jester(em: Emitter, play: PlayCard) -> None:
 
 def no_effect(em: Emitter, play: PlayCard) -> None:
     """Spy, Countess, Constable, Count, Assassin: nothing happens now."""
-
-
-EFFECTS: dict[str, Callable[[Emitter, PlayCard], None]] = {
-    "spy": no_effect,
-    "guard": guard,
-    "priest": priest,
-    "baron": baron,
-    "handmaid": handmaid,
-    "prince": prince,
-    "chancellor": chancellor,
-    "king": king,
-    "countess": no_effect,
-    "princess": princess,
-    "bishop": bishop,
-    "dowager_queen": dowager_queen,
-    "constable": no_effect,
-    "count": no_effect,
-    "sycophant": sycophant,
-    "baroness": baroness,
-    "cardinal": cardinal,
-    "jester": jester,
-    "assassin": no_effect,
-}

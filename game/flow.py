@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
 from game import events as ev
+from game.cards import Card
 from game.evolve import EVOLVERS
 from game.showdown import showdown_winners
 from game.state import GameState, Phase
@@ -29,9 +31,50 @@ class Emitter:
         """Whether the round is still being played (no round or game end happened)."""
         return self.state.phase is Phase.ROUND
 
+    # What cards make happen (`game.effects`), each with what follows from it.
 
+    def draw(self, seat: int) -> None:
+        """Draw the deck's top card, or the face-down set-aside card when the deck is empty."""
+        state = self.state
+        if state.deck:
+            self.emit(ev.CardDrawn(seat, state.deck[0]))
+        elif state.set_aside is not None:
+            self.emit(ev.CardDrawn(seat, state.set_aside, from_set_aside=True))
+
+    def discard_and_draw(self, seat: int) -> None:
+        """Discard the hand without effect and draw again; a discarded Princess eliminates."""
+        (card,) = self.state.hands[seat]
+        self.emit(ev.HandDiscarded(seat, card))
+        if self.state.edition.cards[card].out_when_discarded:
+            self.eliminate(seat, card)
+        else:
+            self.draw(seat)
+
+    def eliminate(self, seat: int, cause: str) -> None:
+        """Put a seat out of the round; a Constable in their discard pile scores at once."""
+        state = self.state
+        cards = state.edition.cards
+        scoring = () if cause == FORFEIT else _scoring_when_out(cards, state.discards[seat])
+        self.emit(ev.PlayerEliminated(seat, state.hands[seat], cause))
+        for card in scoring:
+            if seat not in state.forfeited:
+                self.gain_token_now(seat, card)
+
+    def gain_token_now(self, seat: int, reason: str) -> None:
+        """A token gained mid-round (Bishop, Constable); reaching the target ends the game."""
+        self.emit(ev.TokenGained(seat, reason))
+        if self.state.tokens[seat] >= self.state.target and seat not in self.state.forfeited:
+            _end_round(self, (), "token-target")
+
+
+FORFEIT = "forfeit"  # the cause of a forfeiting seat's elimination
 # Round ends that stop a round unfinished: nobody wins it and no Spy or Jester token is paid.
-UNFINISHED = ("token-target", "forfeit")
+UNFINISHED = ("token-target", FORFEIT)
+
+
+def _scoring_when_out(cards: Mapping[str, Card], discards: tuple[str, ...]) -> tuple[str, ...]:
+    """The cards of a discard pile that pay a token when their player is put out (Constable)."""
+    return tuple(card for card in dict.fromkeys(discards) if cards[card].scores_when_out)
 
 
 def begin_turn(em: Emitter, seat: int) -> None:
@@ -43,41 +86,6 @@ def begin_turn(em: Emitter, seat: int) -> None:
 def _turn_started(seat: int, card: str) -> ev.TurnStarted:
     """Events are values: the few turn starts there are are made once each."""
     return ev.TurnStarted(seat, card)
-
-
-def draw(em: Emitter, seat: int) -> None:
-    """Draw the deck's top card, or the face-down set-aside card when the deck is empty."""
-    state = em.state
-    if state.deck:
-        em.emit(ev.CardDrawn(seat, state.deck[0]))
-    elif state.set_aside is not None:
-        em.emit(ev.CardDrawn(seat, state.set_aside, from_set_aside=True))
-
-
-def discard_and_draw(em: Emitter, seat: int) -> None:
-    """Discard the hand without effect and draw again; a discarded Princess eliminates instead."""
-    (card,) = em.state.hands[seat]
-    em.emit(ev.HandDiscarded(seat, card))
-    if card == "princess":
-        eliminate(em, seat, "princess")
-    else:
-        draw(em, seat)
-
-
-def eliminate(em: Emitter, seat: int, cause: str) -> None:
-    """Put a seat out of the round; a Constable already in their discard pile scores at once."""
-    state = em.state
-    had_constable = "constable" in state.discards[seat] and cause != "forfeit"
-    em.emit(ev.PlayerEliminated(seat, state.hands[seat], cause))
-    if had_constable and seat not in state.forfeited:
-        gain_token_now(em, seat, "constable")
-
-
-def gain_token_now(em: Emitter, seat: int, reason: str) -> None:
-    """A token gained mid-round (Bishop, Constable); reaching the target ends the game at once."""
-    em.emit(ev.TokenGained(seat, reason))
-    if em.state.tokens[seat] >= em.state.target and seat not in em.state.forfeited:
-        _end_round(em, (), "token-target")
 
 
 def finish_turn(em: Emitter) -> None:
@@ -116,16 +124,28 @@ def _end_round(em: Emitter, winners: tuple[int, ...], reason: str) -> None:
     if reason not in UNFINISHED:
         for seat in winners:
             em.emit(ev.TokenGained(seat, "round"))
-        spies = [seat for seat in remaining if "spy" in state.discards[seat]]
-        if len(spies) == 1:
-            em.emit(ev.TokenGained(spies[0], "spy"))
-        for jester, chosen in state.jesters:
-            if chosen in winners:
-                em.emit(ev.TokenGained(jester, "jester"))
+        _pay_round_end_cards(em, state, remaining, winners)
     state = em.state
     game_winners = tuple(s for s in state.contenders() if state.tokens[s] >= state.target)
     if game_winners:
         em.emit(ev.GameEnded(game_winners))
+
+
+def _pay_round_end_cards(
+    em: Emitter, state: GameState, remaining: list[int], winners: tuple[int, ...]
+) -> None:
+    """Tokens some cards pay when a round is won: the Spy's lone discarder, the Jester's bet."""
+    cards = state.edition.cards.values()
+    for card in cards:
+        if card.scores_alone:
+            discarders = [seat for seat in remaining if card.id in state.discards[seat]]
+            if len(discarders) == 1:
+                em.emit(ev.TokenGained(discarders[0], card.id))
+    for card in cards:
+        if card.scores_with_chosen:  # the marks are the Jesters' (`GameState.jesters`)
+            for seat, chosen in state.jesters:
+                if chosen in winners:
+                    em.emit(ev.TokenGained(seat, card.id))
 
 
 def forfeit(em: Emitter, seat: int) -> None:
@@ -134,7 +154,7 @@ def forfeit(em: Emitter, seat: int) -> None:
     em.emit(ev.SeatForfeited(seat))
     if state.phase is Phase.ROUND and not state.eliminated[seat]:
         was_acting = seat in (state.turn_seat, state.deciding_seat)
-        eliminate(em, seat, "forfeit")
+        em.eliminate(seat, FORFEIT)
         if was_acting:
             finish_turn(em)
         elif len(em.state.seats_in_round()) == 1:
@@ -150,4 +170,4 @@ def forfeit(em: Emitter, seat: int) -> None:
 def sit_out_forfeited(em: Emitter) -> None:
     """At a round's start, seats that gave the game up lay their card down at once."""
     for seat in sorted(em.state.forfeited):
-        eliminate(em, seat, "forfeit")
+        em.eliminate(seat, FORFEIT)

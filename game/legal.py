@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from functools import cache
 from itertools import permutations
 
-from game.cards import CHOICES, GUESSING_CARDS, Choice
-from game.choices import choosable_others, countess_required, guesses, options
+from game.cards import CARDS, Choice
+from game.choices import choosable_others, forced_card, guesses, options
 from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
 from game.editions import Edition
 from game.events import CardPlayed
@@ -34,7 +34,8 @@ def _hand_plays(
     edition: Edition, seat: int, hand: tuple[str, ...], others: tuple[int, ...], mark: int | None
 ) -> tuple[PlayCard, ...]:
     """Every way to play a card of this hand (two copies of a card: one way to play them)."""
-    cards = ("countess",) if countess_required(edition, hand) else tuple(dict.fromkeys(hand))
+    forced = forced_card(edition, hand)
+    cards = (forced,) if forced is not None else tuple(dict.fromkeys(hand))
     return tuple(play for card in cards for play in _plays(edition, seat, card, others, mark))
 
 
@@ -64,8 +65,8 @@ def _plays(
         if not targets:
             plays.append(PlayCard(seat, card))
             continue
-        named = guesses(edition, card) if card in GUESSING_CARDS else (None,)
-        looks = targets if CHOICES[card] is Choice.TWO_AND_LOOK else (None,)
+        named = guesses(edition, card) or (None,)
+        looks = targets if CARDS[card].chooses is Choice.TWO_AND_LOOK else (None,)
         plays.extend(PlayCard(seat, card, targets, g, look) for g in named for look in looks)
     return tuple(plays)
 
