@@ -265,8 +265,7 @@ _ALL: tuple[Card, ...] = (
         text={
             CLASSIC: "No effect, but you must play her if your other card is the King, the "
             "Prince or the Princess.",
-            V2019: "No effect, but you must play her if your other card is the King or the "
-            "Prince.",
+            V2019: "No effect, but you must play her if your other card is the King or the Prince.",
             V2019_CLASSIC: "No effect, but you must play her if your other card is the King or "
             "the Prince.",
             PREMIUM: "No effect, but you must play her if your other card is the King, the "
