@@ -209,6 +209,7 @@ def _chancellor_drew(s: GameState, e: ev.ChancellorDrew) -> GameState:
 
 def _chancellor_returned(s: GameState, e: ev.ChancellorReturned) -> GameState:
     under = len(e.bottom)
+    source = _played_card(s)  # the Chancellor
     knowledge = [
         Knowledge(k.viewer, None, k.card, k.source, k.round, k.turn, k.still_held, k.depth + under)
         if k.seat is None
@@ -217,7 +218,7 @@ def _chancellor_returned(s: GameState, e: ev.ChancellorReturned) -> GameState:
     ]
     for position, card in enumerate(e.bottom):
         depth = under - 1 - position
-        knowledge.append(Knowledge(e.seat, None, card, "chancellor", s.round, s.turn, True, depth))
+        knowledge.append(Knowledge(e.seat, None, card, source, s.round, s.turn, True, depth))
     return s.evolved(
         hands=_put(s.hands, e.seat, (e.kept,)),
         deck=s.deck + e.bottom,
