@@ -15,6 +15,7 @@ COPY game ./game
 COPY events ./events
 COPY service ./service
 COPY workers ./workers
+COPY scenarios ./scenarios
 RUN pip install --no-compile . && rm -rf /root/.cache
 
 USER loveletter

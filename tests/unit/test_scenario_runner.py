@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from game.scenario import run_scenario
+from scenarios import run_scenario
 from service.cli import main
 
 BASE: dict[str, Any] = {

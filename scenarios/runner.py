@@ -1,4 +1,4 @@
-"""Run one rules scenario (the JSON format of SCENARIOS.md) against the engine; no I/O here."""
+"""Run one rules scenario (the JSON format of docs/scenarios.md) against the engine; no I/O."""
 
 from __future__ import annotations
 
