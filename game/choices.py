@@ -22,13 +22,14 @@ def forced_card(edition: Edition, hand: tuple[str, ...]) -> str | None:
 
 def choosable_others(state: GameState, seat: int) -> tuple[int, ...]:
     """Other seats a card may choose: still in the round and not protected."""
-    return _choosable(state.eliminated, state.protected, seat)
+    return choosable(state.eliminated, state.protected, seat)
 
 
 @cache
-def _choosable(
+def choosable(
     eliminated: tuple[bool, ...], protected: tuple[bool, ...], seat: int
 ) -> tuple[int, ...]:
+    """`choosable_others` from the state's flags (cached: they repeat all game long)."""
     return tuple(
         other
         for other in range(len(eliminated))

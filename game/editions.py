@@ -27,6 +27,7 @@ class Edition:
     deck: tuple[str, ...] = field(init=False)
     names_numbers: frozenset[str] = field(init=False)  # cards that name a number here
     must_play: tuple[tuple[str, frozenset[str]], ...] = field(init=False)  # card, beside what
+    pays_when_out: tuple[str, ...] = field(init=False)  # cards with `scores_when_out`
 
     def __post_init__(self) -> None:
         mine = sorted(
@@ -47,6 +48,7 @@ class Edition:
                 for card in mine
                 if self.id in card.must_play_beside
             ),
+            "pays_when_out": tuple(card.id for card in mine if card.scores_when_out),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)

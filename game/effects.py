@@ -17,22 +17,20 @@ if TYPE_CHECKING:
 
 # Events are values and these repeat all game long: each one is made once.
 _guess_checked = cache(ev.GuessChecked)
+_hand_seen = cache(ev.HandSeen)
+_protection_gained = cache(ev.ProtectionGained)
 
 
 def _held(em: Emitter, seat: int) -> str:
     return em.state.hands[seat][0]
 
 
-def _rank(em: Emitter, card: str) -> int:
-    return em.state.edition.rank[card]
-
-
 def guard(em: Emitter, play: PlayCard) -> None:
     """Name a card (a number in premium): a right guess eliminates; an Assassin strikes back."""
     (target,) = play.targets
-    held = _held(em, target)
-    cards = em.state.edition.cards
-    if play.card in cards[held].foils:
+    edition = em.state.edition
+    held = em.state.hands[target][0]
+    if play.card in edition.cards[held].foils:
         em.emit(ev.AssassinRevealed(target, play.seat))
         em.eliminate(play.seat, held)
         if em.round_live:
@@ -40,8 +38,7 @@ def guard(em: Emitter, play: PlayCard) -> None:
             em.draw(target)
         return
     assert play.guess is not None
-    by_number = play.card in em.state.edition.names_numbers
-    correct = (_rank(em, held) if by_number else held) == play.guess
+    correct = (edition.rank[held] if play.card in edition.names_numbers else held) == play.guess
     em.emit(_guess_checked(play.seat, target, play.guess, correct))
     if correct:
         em.eliminate(target, play.card)
@@ -50,15 +47,16 @@ def guard(em: Emitter, play: PlayCard) -> None:
 def priest(em: Emitter, play: PlayCard) -> None:
     """Look at another player's hand."""
     (target,) = play.targets
-    em.emit(ev.HandSeen(play.seat, target, _held(em, target)))
+    em.emit(_hand_seen(play.seat, target, _held(em, target)))
 
 
 def _compare(em: Emitter, play: PlayCard, lower_loses: bool) -> None:
     (target,) = play.targets
     mine, theirs = _held(em, play.seat), _held(em, target)
+    rank = em.state.edition.rank
     loser = None
-    if _rank(em, mine) != _rank(em, theirs):
-        mine_lower = _rank(em, mine) < _rank(em, theirs)
+    if rank[mine] != rank[theirs]:
+        mine_lower = rank[mine] < rank[theirs]
         loser = play.seat if mine_lower == lower_loses else target
     em.emit(ev.HandsCompared(play.seat, target, mine, theirs, loser))
     if loser is not None:
@@ -77,7 +75,7 @@ def dowager_queen(em: Emitter, play: PlayCard) -> None:
 
 def handmaid(em: Emitter, play: PlayCard) -> None:
     """Protected until the start of your next turn."""
-    em.emit(ev.ProtectionGained(play.seat))
+    em.emit(_protection_gained(play.seat))
 
 
 def prince(em: Emitter, play: PlayCard) -> None:
@@ -111,7 +109,7 @@ def bishop(em: Emitter, play: PlayCard) -> None:
     """Name a number: right, you score at once and the chosen player may discard and redraw."""
     (target,) = play.targets
     assert play.guess is not None
-    correct = _rank(em, _held(em, target)) == play.guess
+    correct = em.state.edition.rank[_held(em, target)] == play.guess
     em.emit(ev.GuessChecked(play.seat, target, play.guess, correct))
     if correct:
         em.gain_token_now(play.seat, play.card)
@@ -127,7 +125,7 @@ def sycophant(em: Emitter, play: PlayCard) -> None:
 def baroness(em: Emitter, play: PlayCard) -> None:
     """Look at one or two other players' hands."""
     for target in play.targets:
-        em.emit(ev.HandSeen(play.seat, target, _held(em, target)))
+        em.emit(_hand_seen(play.seat, target, _held(em, target)))
 
 
 def cardinal(em: Emitter, play: PlayCard) -> None:
@@ -135,7 +133,7 @@ def cardinal(em: Emitter, play: PlayCard) -> None:
     first, second = play.targets
     _swap(em, first, second)
     assert play.look is not None
-    em.emit(ev.HandSeen(play.seat, play.look, _held(em, play.look)))
+    em.emit(_hand_seen(play.seat, play.look, _held(em, play.look)))
 
 
 def jester(em: Emitter, play: PlayCard) -> None:

@@ -39,6 +39,11 @@ def _forget(
     knowledge: tuple[Knowledge, ...], seat: int, card: str | None = None
 ) -> tuple[Knowledge, ...]:
     """Mark what others knew of `seat`'s hand (of `card` only, if given) as possibly moved."""
+    for k in knowledge:
+        if k.seat == seat and k.still_held and (card is None or k.card == card):
+            break
+    else:
+        return knowledge  # nothing known of it: the same facts (the usual case)
     return tuple(
         [  # a list first: quicker than a generator
             Knowledge(k.viewer, k.seat, k.card, k.source, k.round, k.turn, False, k.depth)
@@ -51,6 +56,11 @@ def _forget(
 
 def _drawn_from_deck(knowledge: tuple[Knowledge, ...], deck_size: int) -> tuple[Knowledge, ...]:
     """Cards known to lie under the deck are gone once the deck has shrunk past them."""
+    for k in knowledge:
+        if k.seat is None and k.still_held and k.depth >= deck_size:
+            break
+    else:
+        return knowledge  # nothing drawn that was known: the same facts (the usual case)
     return tuple(
         [
             Knowledge(k.viewer, None, k.card, k.source, k.round, k.turn, False, k.depth)
@@ -121,12 +131,15 @@ def _round_started(s: GameState, e: ev.RoundStarted) -> GameState:
     )
 
 
+_PLAY = Decision.PLAY  # read on every turn: a module constant is quicker than the enum's attribute
+
+
 def _turn_started(s: GameState, e: ev.TurnStarted) -> GameState:
     deck = s.deck[1:]
     return s.evolved(
         turn=s.turn + 1,
         turn_seat=e.seat,
-        decision=Decision.PLAY,
+        decision=_PLAY,
         deciding_seat=None,
         protected=_put(s.protected, e.seat, False) if s.protected[e.seat] else s.protected,
         hands=_put(s.hands, e.seat, (*s.hands[e.seat], e.card)),

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
 
 from game import events as ev
-from game.cards import Card
 from game.evolve import EVOLVERS
 from game.showdown import showdown_winners
 from game.state import GameState, Phase
+
+ROUND = Phase.ROUND  # read on every turn: a module constant is quicker than the enum's attribute
+
+# Events are values and these repeat all game long (a seat, a card): each one is made once.
+_card_drawn = cache(ev.CardDrawn)
+_hand_discarded = cache(ev.HandDiscarded)
+_player_eliminated = cache(ev.PlayerEliminated)
+_token_gained = cache(ev.TokenGained)
 
 
 class Emitter:
@@ -29,7 +35,7 @@ class Emitter:
     @property
     def round_live(self) -> bool:
         """Whether the round is still being played (no round or game end happened)."""
-        return self.state.phase is Phase.ROUND
+        return self.state.phase is ROUND
 
     # What cards make happen (`game.effects`), each with what follows from it.
 
@@ -37,14 +43,14 @@ class Emitter:
         """Draw the deck's top card, or the face-down set-aside card when the deck is empty."""
         state = self.state
         if state.deck:
-            self.emit(ev.CardDrawn(seat, state.deck[0]))
+            self.emit(_card_drawn(seat, state.deck[0]))
         elif state.set_aside is not None:
-            self.emit(ev.CardDrawn(seat, state.set_aside, from_set_aside=True))
+            self.emit(_card_drawn(seat, state.set_aside, from_set_aside=True))
 
     def discard_and_draw(self, seat: int) -> None:
         """Discard the hand without effect and draw again; a discarded Princess eliminates."""
         (card,) = self.state.hands[seat]
-        self.emit(ev.HandDiscarded(seat, card))
+        self.emit(_hand_discarded(seat, card))
         if self.state.edition.cards[card].out_when_discarded:
             self.eliminate(seat, card)
         else:
@@ -53,16 +59,16 @@ class Emitter:
     def eliminate(self, seat: int, cause: str) -> None:
         """Put a seat out of the round; a Constable in their discard pile scores at once."""
         state = self.state
-        cards = state.edition.cards
-        scoring = () if cause == FORFEIT else _scoring_when_out(cards, state.discards[seat])
-        self.emit(ev.PlayerEliminated(seat, state.hands[seat], cause))
-        for card in scoring:
-            if seat not in state.forfeited:
+        discards = state.discards[seat]
+        paying = [card for card in state.edition.pays_when_out if card in discards]
+        self.emit(_player_eliminated(seat, state.hands[seat], cause))
+        if cause != FORFEIT and seat not in state.forfeited:
+            for card in paying:  # in the discard pile before the hand was laid down
                 self.gain_token_now(seat, card)
 
     def gain_token_now(self, seat: int, reason: str) -> None:
         """A token gained mid-round (Bishop, Constable); reaching the target ends the game."""
-        self.emit(ev.TokenGained(seat, reason))
+        self.emit(_token_gained(seat, reason))
         if self.state.tokens[seat] >= self.state.target and seat not in self.state.forfeited:
             _end_round(self, (), "token-target")
 
@@ -70,11 +76,6 @@ class Emitter:
 FORFEIT = "forfeit"  # the cause of a forfeiting seat's elimination
 # Round ends that stop a round unfinished: nobody wins it and no Spy or Jester token is paid.
 UNFINISHED = ("token-target", FORFEIT)
-
-
-def _scoring_when_out(cards: Mapping[str, Card], discards: tuple[str, ...]) -> tuple[str, ...]:
-    """The cards of a discard pile that pay a token when their player is put out (Constable)."""
-    return tuple(card for card in dict.fromkeys(discards) if cards[card].scores_when_out)
 
 
 def begin_turn(em: Emitter, seat: int) -> None:
@@ -91,7 +92,7 @@ def _turn_started(seat: int, card: str) -> ev.TurnStarted:
 def finish_turn(em: Emitter) -> None:
     """After a turn resolves: end the round if it is decided, else start the next seat's turn."""
     state = em.state
-    if state.phase is not Phase.ROUND:
+    if state.phase is not ROUND:
         return
     if state.eliminated.count(False) <= 1:
         _end_round(em, tuple(state.seats_in_round()), "last-standing")
@@ -123,7 +124,7 @@ def _end_round(em: Emitter, winners: tuple[int, ...], reason: str) -> None:
     )
     if reason not in UNFINISHED:
         for seat in winners:
-            em.emit(ev.TokenGained(seat, "round"))
+            em.emit(_token_gained(seat, "round"))
         _pay_round_end_cards(em, state, remaining, winners)
     state = em.state
     game_winners = tuple(s for s in state.contenders() if state.tokens[s] >= state.target)

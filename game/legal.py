@@ -3,56 +3,76 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
 
 from game.cards import CARDS, Choice
-from game.choices import choosable_others, forced_card, guesses, options
+from game.choices import choosable, forced_card, guesses, options
 from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
 from game.editions import Edition
 from game.events import CardPlayed
-from game.state import Decision, GameState
+from game.state import Decision, GameState, Phase
+
+# Read on every move: module constants are quicker than the enums' attributes.
+_ROUND, _REDRAW, _CHANCELLOR = Phase.ROUND, Decision.REDRAW, Decision.CHANCELLOR
+
+# A play as a plain tuple (card, targets, guess, look): quicker to look up than the command.
+PlayKey = tuple[str, tuple[int, ...], str | int | None, int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class HandPlays:
+    """Every legal play of one hand, as commands in order and as the events that record them."""
+
+    commands: tuple[PlayCard, ...]
+    events: Mapping[PlayKey, CardPlayed]
 
 
 def legal_commands(state: GameState | None) -> list[Command]:
     """All legal commands for `state.current` (several chosen players listed in seat order)."""
-    seat = None if state is None else state.current  # None between rounds and after the game
-    if state is None or seat is None:
+    if state is None or state.phase is not _ROUND:  # between rounds and after the game
         return []
-    if state.decision is Decision.REDRAW:
+    seat = state.turn_seat if state.deciding_seat is None else state.deciding_seat
+    if state.decision is _REDRAW:
         return [AnswerRedraw(seat, True), AnswerRedraw(seat, False)]
-    hand = state.hands[seat]
-    if state.decision is Decision.CHANCELLOR:
-        return _chancellor_choices(seat, hand)
-    return list(
-        _hand_plays(state.edition, seat, hand, choosable_others(state, seat), state.sycophant)
-    )
+    if state.decision is _CHANCELLOR:
+        return _chancellor_choices(seat, state.hands[seat])
+    return list(hand_plays(state, seat).commands)
+
+
+def hand_plays(state: GameState, seat: int) -> HandPlays:
+    """Every legal play of `seat`'s hand now (when it is theirs to play)."""
+    global _last
+    last = _last  # one read: another thread may replace it meanwhile
+    if last[0] is state and last[1] == seat:
+        return last[2]
+    others = choosable(state.eliminated, state.protected, seat)
+    plays = _hand_plays(state.edition, seat, state.hands[seat], others, state.sycophant)
+    _last = (state, seat, plays)
+    return plays
+
+
+# The last answer of `hand_plays`: the legal commands of a state are usually listed just before
+# one of them is decided on that same state.
+_last: tuple[GameState | None, int, HandPlays] = (None, -1, HandPlays((), {}))
 
 
 @cache
 def _hand_plays(
     edition: Edition, seat: int, hand: tuple[str, ...], others: tuple[int, ...], mark: int | None
-) -> tuple[PlayCard, ...]:
+) -> HandPlays:
     """Every way to play a card of this hand (two copies of a card: one way to play them)."""
     forced = forced_card(edition, hand)
     cards = (forced,) if forced is not None else tuple(dict.fromkeys(hand))
-    return tuple(play for card in cards for play in _plays(edition, seat, card, others, mark))
-
-
-def legal_plays(state: GameState, seat: int, card: str) -> Mapping[PlayCard, CardPlayed]:
-    """Every legal way for `seat` to play `card` now (choices of several players sorted), each
-    with the event that records it."""
-    return _play_events(state.edition, seat, card, choosable_others(state, seat), state.sycophant)
-
-
-@cache
-def _play_events(
-    edition: Edition, seat: int, card: str, others: tuple[int, ...], mark: int | None
-) -> Mapping[PlayCard, CardPlayed]:
-    return {
-        play: CardPlayed(play.seat, play.card, play.targets, play.guess, play.look)
-        for play in _plays(edition, seat, card, others, mark)
+    commands = tuple(play for card in cards for play in _plays(edition, seat, card, others, mark))
+    events = {
+        (play.card, play.targets, play.guess, play.look): CardPlayed(
+            play.seat, play.card, play.targets, play.guess, play.look
+        )
+        for play in commands
     }
+    return HandPlays(commands, events)
 
 
 @cache
