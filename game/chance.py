@@ -49,8 +49,9 @@ class Chance:
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """`items` in a random order (sorted on random keys; ties keep their order)."""
         keys = self.words(len(items))
-        return [item for _, _, item in sorted(zip(keys, range(len(items)), items, strict=True))]
+        order = sorted(range(len(items)), key=keys.__getitem__)  # stable: ties keep their order
+        return [items[index] for index in order]
 
     def salt(self) -> str:
         """128 random bits as hex, to salt a commitment."""
-        return "".join([f"{word:08x}" for word in self.words(4)])
+        return "{:08x}{:08x}{:08x}{:08x}".format(*self.words(4))

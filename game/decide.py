@@ -24,7 +24,7 @@ from game.editions import EDITIONS, Edition
 from game.errors import IllegalCommand
 from game.fairness import commitment, dealt_order
 from game.flow import Emitter, begin_turn, finish_turn, forfeit, sit_out_forfeited
-from game.legal import hand_plays
+from game.legal import play_event
 from game.state import Decision, GameState, Phase
 
 
@@ -168,8 +168,7 @@ _PLAY, _NO_CHOICE = Decision.PLAY, Choice.NONE
 def _play_card(em: Emitter, command: PlayCard) -> None:
     state = _check_turn(em.state, command.seat, _PLAY)
     play = command if len(command.targets) < 2 else normalised(command)
-    key = (play.card, play.targets, play.guess, play.look)
-    played = hand_plays(state, play.seat).events.get(key)
+    played = play_event(state, play)
     if played is None:
         _refuse(state, play)
     em.emit(played)

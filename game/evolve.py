@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
 from game import events as ev
@@ -29,6 +30,7 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return tuple(changed)
 
 
+@cache  # hands are few: a lookup is quicker than the slicing
 def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     """The hand with one copy of `card` taken out."""
     index = hand.index(card)

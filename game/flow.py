@@ -21,6 +21,8 @@ _token_gained = cache(ev.TokenGained)
 class Emitter:
     """Collects a command's events, folding each one in so later rules see its outcome."""
 
+    __slots__ = ("events", "state")
+
     def __init__(self, state: GameState | None) -> None:
         self.state = state  # type: ignore[assignment]
         self.events: list[ev.Event] = []

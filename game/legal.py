@@ -17,16 +17,14 @@ from game.state import Decision, GameState, Phase
 # Read on every move: module constants are quicker than the enums' attributes.
 _ROUND, _REDRAW, _CHANCELLOR = Phase.ROUND, Decision.REDRAW, Decision.CHANCELLOR
 
-# A play as a plain tuple (card, targets, guess, look): quicker to look up than the command.
-PlayKey = tuple[str, tuple[int, ...], str | int | None, int | None]
-
 
 @dataclass(frozen=True, slots=True)
 class HandPlays:
-    """Every legal play of one hand, as commands in order and as the events that record them."""
+    """Every legal play of one hand, and what they were worked out from."""
 
     commands: tuple[PlayCard, ...]
-    events: Mapping[PlayKey, CardPlayed]
+    cards: tuple[str, ...]  # the cards that may be played (the Countess alone, when forced)
+    others: tuple[int, ...]  # the other players a card may choose
 
 
 def legal_commands(state: GameState | None) -> list[Command]:
@@ -39,6 +37,15 @@ def legal_commands(state: GameState | None) -> list[Command]:
     if state.decision is _CHANCELLOR:
         return _chancellor_choices(seat, state.hands[seat])
     return list(hand_plays(state, seat).commands)
+
+
+def play_event(state: GameState, play: PlayCard) -> CardPlayed | None:
+    """The event that records `play` if it is legal now (several chosen players sorted)."""
+    plays = hand_plays(state, play.seat)
+    if play.card not in plays.cards:
+        return None
+    events = _play_events(state.edition, play.seat, play.card, plays.others, state.sycophant)
+    return events.get((play.targets, play.guess, play.look))
 
 
 def hand_plays(state: GameState, seat: int) -> HandPlays:
@@ -55,7 +62,7 @@ def hand_plays(state: GameState, seat: int) -> HandPlays:
 
 # The last answer of `hand_plays`: the legal commands of a state are usually listed just before
 # one of them is decided on that same state.
-_last: tuple[GameState | None, int, HandPlays] = (None, -1, HandPlays((), {}))
+_last: tuple[GameState | None, int, HandPlays] = (None, -1, HandPlays((), (), ()))
 
 
 @cache
@@ -66,13 +73,24 @@ def _hand_plays(
     forced = forced_card(edition, hand)
     cards = (forced,) if forced is not None else tuple(dict.fromkeys(hand))
     commands = tuple(play for card in cards for play in _plays(edition, seat, card, others, mark))
-    events = {
-        (play.card, play.targets, play.guess, play.look): CardPlayed(
+    return HandPlays(commands, cards, others)
+
+
+# A play's choices as a plain tuple (targets, guess, look): quicker to look up than the command.
+Choices = tuple[tuple[int, ...], str | int | None, int | None]
+
+
+@cache
+def _play_events(
+    edition: Edition, seat: int, card: str, others: tuple[int, ...], mark: int | None
+) -> Mapping[Choices, CardPlayed]:
+    """Every legal way to play `card`, by its choices, with the event that records it."""
+    return {
+        (play.targets, play.guess, play.look): CardPlayed(
             play.seat, play.card, play.targets, play.guess, play.look
         )
-        for play in commands
+        for play in _plays(edition, seat, card, others, mark)
     }
-    return HandPlays(commands, events)
 
 
 @cache
