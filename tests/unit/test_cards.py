@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,27 @@ def test_the_rules_name_no_card(module: str) -> None:
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     }
     assert not named & set(CARDS), f"game/{module}.py names {sorted(named & set(CARDS))}"
+
+
+RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+@pytest.mark.parametrize("edition", EDITIONS.values(), ids=list(EDITIONS))
+def test_the_rules_document_lists_each_edition_as_it_is(edition: Edition) -> None:
+    """docs/rules.md's deck line for the edition (card, number, copies) is the edition's table."""
+    text = " ".join(RULES_DOC.read_text(encoding="utf-8").split())
+    found = re.search(rf"`{re.escape(edition.id)}`: ([^.]*)\.", text)
+    assert found, f"no deck line for {edition.id} in docs/rules.md"
+    listed = []
+    for entry in found.group(1).split(","):
+        card, number, *copies = entry.split()  # "guard 1 \N{MULTIPLICATION SIGN}5" or "king 6"
+        times = int(copies[0].lstrip("\N{MULTIPLICATION SIGN}")) if copies else 1
+        listed.append((card, int(number), times))
+    assert listed == list(edition.table)
+
+
+def test_the_rules_document_tells_every_card() -> None:
+    """Every card has its line in docs/rules.md's tables of cards."""
+    text = RULES_DOC.read_text(encoding="utf-8")
+    for card in CARDS:
+        assert f"| {card} |" in text, card
