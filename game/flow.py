@@ -16,6 +16,7 @@ _card_drawn = cache(ev.CardDrawn)
 _hand_discarded = cache(ev.HandDiscarded)
 _player_eliminated = cache(ev.PlayerEliminated)
 _token_gained = cache(ev.TokenGained)
+_turn_started = cache(ev.TurnStarted)
 
 
 class Emitter:
@@ -83,12 +84,6 @@ UNFINISHED = ("token-target", FORFEIT)
 def begin_turn(em: Emitter, seat: int) -> None:
     """Start a seat's turn: their protection ends and they draw (the deck is never empty here)."""
     em.emit(_turn_started(seat, em.state.deck[0]))
-
-
-@cache
-def _turn_started(seat: int, card: str) -> ev.TurnStarted:
-    """Events are values: the few turn starts there are are made once each."""
-    return ev.TurnStarted(seat, card)
 
 
 def finish_turn(em: Emitter) -> None:
