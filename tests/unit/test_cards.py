@@ -66,6 +66,30 @@ TABLES = {
     ],
 }
 DECK_SIZES = {"classic": 16, "2019": 21, "2019-classic": 16, "premium": 32}
+# Whom each card chooses, and the cards that carry each rule beyond their effect (docs/rules.md).
+CHOOSES = {
+    Choice.OTHER: {"guard", "priest", "baron", "king", "bishop", "dowager_queen", "jester"},
+    Choice.ANY: {"prince", "sycophant"},
+    Choice.ONE_OR_TWO_OTHERS: {"baroness"},
+    Choice.TWO_AND_LOOK: {"cardinal"},
+}
+SPECIAL_RULES = {
+    "unnameable": {"guard"},
+    "must_play_beside": {"countess"},
+    "out_when_discarded": {"princess"},
+    "foils": {"assassin"},
+    "scores_when_out": {"constable"},
+    "scores_alone": {"spy"},
+    "scores_with_chosen": {"jester"},
+    "showdown_bonus": {"count"},
+    "loses_showdown_to": {"bishop"},
+}
+COUNTESS_BESIDE = {
+    "classic": {"king", "prince", "princess"},
+    "2019": {"king", "prince"},
+    "2019-classic": {"king", "prince"},
+    "premium": {"king", "prince", "princess"},
+}
 EDITION_CARDS = [(edition, card) for edition in EDITIONS.values() for card in edition.cards]
 
 
@@ -122,6 +146,19 @@ def test_cards_a_rule_names_are_in_the_same_edition(edition: Edition, card: str)
     named = set(record.must_play_beside.get(edition.id, ())) | record.foils
     named |= record.loses_showdown_to
     assert named <= set(edition.cards)
+
+
+def test_each_card_chooses_and_carries_the_rules_it_should() -> None:
+    """Choices, special rules and the Countess's companions are those of the rules."""
+    for kind, cards in CHOOSES.items():
+        assert {card.id for card in CARDS.values() if card.chooses is kind} == cards, kind
+    assert {c.id for c in CARDS.values() if c.chooses is Choice.NONE} == set(CARDS) - set().union(
+        *CHOOSES.values()
+    )
+    for rule, cards in SPECIAL_RULES.items():
+        assert {card.id for card in CARDS.values() if getattr(card, rule)} == cards, rule
+    for edition in EDITIONS.values():
+        assert edition.must_play == (("countess", frozenset(COUNTESS_BESIDE[edition.id])),)
 
 
 def test_the_guesses_name_cards_that_choose_a_player() -> None:
