@@ -17,6 +17,7 @@ COPY service ./service
 COPY play ./play
 COPY workers ./workers
 COPY bench ./bench
+COPY scenarios ./scenarios
 RUN pip install --no-compile . && rm -rf /root/.cache
 
 USER loveletter

@@ -1,5 +1,6 @@
 """Love Letter's rules as pure functions: editions, decide, evolve, legal commands, views, bots."""
 
+from game.cards import CARDS, Card
 from game.commands import (
     AnswerRedraw,
     Command,
@@ -19,8 +20,10 @@ from game.state import Decision, GameState, Phase
 from game.views import SeatView, redact, view
 
 __all__ = [
+    "CARDS",
     "EDITIONS",
     "AnswerRedraw",
+    "Card",
     "Command",
     "Decision",
     "Edition",

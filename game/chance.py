@@ -30,6 +30,14 @@ class Chance:
         self._next += 1
         return value
 
+    def words(self, count: int) -> tuple[int, ...]:
+        """The next `count` numbers of the stream (IndexError past its end, as `word`)."""
+        start = self._next
+        if start + count > len(self._words):
+            raise IndexError("the stream has no more draws")
+        self._next = start + count
+        return self._words[start : start + count]
+
     def below(self, count: int) -> int:
         """A number from 0 to count - 1 (bias below 2**-24 for the counts of a game)."""
         return self.word() % count
@@ -40,9 +48,10 @@ class Chance:
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """`items` in a random order (sorted on random keys; ties keep their order)."""
-        keys = [self.word() for _ in items]
-        return [item for _, _, item in sorted(zip(keys, range(len(items)), items, strict=True))]
+        keys = self.words(len(items))
+        order = sorted(range(len(items)), key=keys.__getitem__)  # stable: ties keep their order
+        return [items[index] for index in order]
 
     def salt(self) -> str:
         """128 random bits as hex, to salt a commitment."""
-        return "".join(f"{self.word():08x}" for _ in range(4))
+        return "{:08x}{:08x}{:08x}{:08x}".format(*self.words(4))

@@ -1,34 +1,35 @@
-"""Choosing players (RULES.md section 3), the Countess obligation, named cards and numbers."""
+"""Choosing players (docs/rules.md, "Choosing players"), cards that must be played, naming."""
 
 from __future__ import annotations
 
 from functools import cache
 from itertools import combinations
 
-from game.cards import CHOICES, GUESSING_CARDS, Choice
+from game.cards import CARDS, Choice, Naming
 from game.commands import PlayCard
 from game.editions import Edition
 from game.errors import IllegalCommand
 from game.state import GameState
 
-CHOOSES_SELF = (Choice.ANY, Choice.TWO_AND_LOOK)
-NUMBERS = tuple(n for n in range(10) if n != 1)
 
-
-def countess_required(edition: Edition, hand: tuple[str, ...]) -> bool:
-    """Whether this hand must play the Countess."""
-    return "countess" in hand and not edition.countess_forced_by.isdisjoint(hand)
+def forced_card(edition: Edition, hand: tuple[str, ...]) -> str | None:
+    """The card this hand must play, if any (the Countess beside the King or the Prince...)."""
+    for card, beside in edition.must_play:
+        if card in hand and not beside.isdisjoint(hand):
+            return card
+    return None
 
 
 def choosable_others(state: GameState, seat: int) -> tuple[int, ...]:
     """Other seats a card may choose: still in the round and not protected."""
-    return _choosable(state.eliminated, state.protected, seat)
+    return choosable(state.eliminated, state.protected, seat)
 
 
 @cache
-def _choosable(
+def choosable(
     eliminated: tuple[bool, ...], protected: tuple[bool, ...], seat: int
 ) -> tuple[int, ...]:
+    """`choosable_others` from the state's flags (cached: they repeat all game long)."""
     return tuple(
         other
         for other in range(len(eliminated))
@@ -38,10 +39,14 @@ def _choosable(
 
 @cache
 def guesses(edition: Edition, card: str) -> tuple[str | int, ...]:
-    """What a Guard or Bishop may name in this edition."""
-    if card == "bishop" or edition.guess_by_number:
-        return NUMBERS
-    return tuple(name for name in edition.rank if name != "guard")
+    """What `card` may name in this edition (a Guard, a Bishop); () when it names nothing."""
+    naming = CARDS[card].naming_in(edition.id)
+    nameable = [other for other in edition.cards.values() if not other.unnameable]
+    if naming is Naming.NUMBER:
+        return tuple(sorted({edition.rank[other.id] for other in nameable}))
+    if naming is Naming.CARD:
+        return tuple(other.id for other in nameable)
+    return ()
 
 
 def target_options(state: GameState, seat: int, card: str) -> tuple[tuple[int, ...], ...]:
@@ -54,7 +59,7 @@ def options(
     card: str, seat: int, others: tuple[int, ...], mark: int | None
 ) -> tuple[tuple[int, ...], ...]:
     """Legal choices of players for `card` given the choosable others and a Sycophant's mark."""
-    kind = CHOICES[card]
+    kind = CARDS[card].chooses
     if kind is Choice.NONE or (not others and kind is not Choice.ANY):
         return ((),)
     options: list[tuple[int, ...]]
@@ -66,7 +71,7 @@ def options(
         options = [(other,) for other in others] + list(combinations(others, 2))
     else:
         options = list(combinations(sorted([seat, *others]), 2))
-    if mark is None or (mark == seat and kind not in CHOOSES_SELF):
+    if mark is None or (mark == seat and not kind.self_allowed):
         return tuple(options)
     bound = [option for option in options if mark in option]
     return tuple(bound or options)
@@ -81,9 +86,9 @@ def normalised(play: PlayCard) -> PlayCard:
 
 def check_choices(state: GameState, play: PlayCard) -> None:
     """Raise IllegalCommand unless the players, name or number and look chosen are legal."""
-    kind = CHOICES[play.card]
+    kind = CARDS[play.card].chooses
     for target in play.targets:
-        _check_target(state, play.seat, target, kind in CHOOSES_SELF)
+        _check_target(state, play.seat, target, kind.self_allowed)
     if len(set(play.targets)) != len(play.targets):
         raise IllegalCommand("duplicate-target", "The same player can't be chosen twice.")
     options = target_options(state, play.seat, play.card)
@@ -140,31 +145,40 @@ def _check_count(kind: Choice, count: int) -> None:
 
 
 def _check_guess(edition: Edition, play: PlayCard) -> None:
-    if play.card not in GUESSING_CARDS:
+    naming = CARDS[play.card].naming_in(edition.id)
+    if naming is Naming.NOTHING:
         if play.guess is not None:
             raise IllegalCommand("unexpected-choice", f"The {_name(play.card)} names nothing.")
         return
-    guess, card = play.guess, _name(play.card)
+    guess, card, allowed = play.guess, _name(play.card), guesses(edition, play.card)
     if guess is None:
         raise IllegalCommand("guess-required", f"The {card} must name a card or a number.")
-    if play.card == "bishop" or edition.guess_by_number:
-        if not isinstance(guess, int) or isinstance(guess, bool) or not 0 <= guess <= 9:
-            raise IllegalCommand("guess-invalid", f"The {card} names a number from 0 to 9.")
-        if guess == 1:
-            raise IllegalCommand("guess-guard", f"The {card} can't name 1.")
+    if naming is Naming.NUMBER:
+        low, high = min(edition.rank.values()), max(edition.rank.values())
+        if not isinstance(guess, int) or isinstance(guess, bool) or not low <= guess <= high:
+            raise IllegalCommand(
+                "guess-invalid", f"The {card} names a number from {low} to {high}."
+            )
+        if guess not in allowed:
+            raise IllegalCommand("guess-guard", f"The {card} can't name {guess}.")
         return
     if not isinstance(guess, str) or guess not in edition.rank:
         raise IllegalCommand("guess-invalid", f"The {card} names a card of this edition.")
-    if guess == "guard":
-        raise IllegalCommand("guess-guard", "The Guard can't name the Guard.")
+    if guess not in allowed:
+        raise IllegalCommand("guess-guard", f"The {card} can't name the {_name(guess)}.")
 
 
 def _check_look(kind: Choice, play: PlayCard) -> None:
     if kind is not Choice.TWO_AND_LOOK:
         if play.look is not None:
-            raise IllegalCommand("unexpected-choice", "Only the Cardinal looks at a hand.")
+            raise IllegalCommand("unexpected-choice", f"Only the {_LOOKERS} looks at a hand.")
         return
+    card = _name(play.card)
     if play.look is None:
-        raise IllegalCommand("look-required", "The Cardinal must look at one of the two players.")
+        raise IllegalCommand("look-required", f"The {card} must look at one of the two players.")
     if play.look not in play.targets:
-        raise IllegalCommand("look-invalid", "The Cardinal looks at one of the two chosen players.")
+        raise IllegalCommand("look-invalid", f"The {card} looks at one of the two chosen players.")
+
+
+# The cards that look at a hand after choosing players (the Cardinal), for refusals.
+_LOOKERS = " or the ".join(c.name for c in CARDS.values() if c.chooses is Choice.TWO_AND_LOOK)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from game import events as ev
-from game.cards import CHOICES, Choice
+from game.cards import CARDS, Choice
 from game.chance import Chance
-from game.choices import check_choices, countess_required, normalised
+from game.choices import check_choices, forced_card, normalised
 from game.commands import (
     AnswerRedraw,
     Command,
@@ -21,18 +21,10 @@ from game.commands import (
     StartRound,
 )
 from game.editions import EDITIONS, Edition
-from game.effects import EFFECTS
 from game.errors import IllegalCommand
 from game.fairness import commitment, dealt_order
-from game.flow import (
-    Emitter,
-    begin_turn,
-    discard_and_draw,
-    finish_turn,
-    forfeit,
-    sit_out_forfeited,
-)
-from game.legal import legal_plays
+from game.flow import Emitter, begin_turn, finish_turn, forfeit, sit_out_forfeited
+from game.legal import play_event
 from game.state import Decision, GameState, Phase
 
 
@@ -169,29 +161,40 @@ _WRONG_DECISION: dict[Decision | None, tuple[str, str]] = {
 }
 
 
+# Read on every move: module constants are quicker than the enums' attributes.
+_PLAY, _NO_CHOICE = Decision.PLAY, Choice.NONE
+
+
 def _play_card(em: Emitter, command: PlayCard) -> None:
-    state = _check_turn(em.state, command.seat, Decision.PLAY)
-    hand = state.hands[command.seat]
-    if command.card not in hand:
-        if command.card not in state.edition.rank:
-            raise IllegalCommand("unknown-card", f"There is no {command.card!r} in this edition.")
-        raise IllegalCommand("card-not-in-hand", f"You don't hold a {command.card}.")
-    if countess_required(state.edition, hand) and command.card != "countess":
+    state = _check_turn(em.state, command.seat, _PLAY)
+    play = command if len(command.targets) < 2 else normalised(command)
+    played = play_event(state, play)
+    if played is None:
+        _refuse(state, play)
+    em.emit(played)
+    card = CARDS[play.card]
+    if play.targets or card.chooses is _NO_CHOICE:
+        card.effect(em, play)
+    if em.state.decision is _PLAY:
+        finish_turn(em)
+
+
+def _refuse(state: GameState, play: PlayCard) -> NoReturn:
+    """Raise the reason why this play, which no legal play matches, is refused."""
+    hand = state.hands[play.seat]
+    if play.card not in hand:
+        if play.card not in state.edition.rank:
+            raise IllegalCommand("unknown-card", f"There is no {play.card!r} in this edition.")
+        raise IllegalCommand("card-not-in-hand", f"You don't hold a {play.card}.")
+    forced = forced_card(state.edition, hand)
+    if forced is not None and play.card != forced:
         raise IllegalCommand(
-            "countess-required",
+            f"{forced}-required",
             "With the King or the Prince (or the Princess, "
             "in classic and premium) in hand, you must play the Countess.",
         )
-    play = command if len(command.targets) < 2 else normalised(command)
-    played = legal_plays(state, play.seat, play.card).get(play)
-    if played is None:
-        check_choices(state, play)  # raises with the precise reason
-        raise IllegalCommand("illegal-choice", "These choices are not legal for this card now.")
-    em.emit(played)
-    if play.targets or CHOICES[play.card] is Choice.NONE:
-        EFFECTS[play.card](em, play)
-    if em.state.decision is Decision.PLAY:
-        finish_turn(em)
+    check_choices(state, play)  # raises with the precise reason
+    raise IllegalCommand("illegal-choice", "These choices are not legal for this card now.")
 
 
 def _finish_chancellor(em: Emitter, command: FinishChancellor) -> None:
@@ -210,7 +213,7 @@ def _answer_redraw(em: Emitter, command: AnswerRedraw) -> None:
     _check_turn(em.state, command.seat, Decision.REDRAW)
     em.emit(ev.RedrawAnswered(command.seat, command.redraw))
     if command.redraw:
-        discard_and_draw(em, command.seat)
+        em.discard_and_draw(command.seat)
     finish_turn(em)
 
 

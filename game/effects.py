@@ -1,61 +1,66 @@
-"""What each card does once played (RULES.md sections 4 to 6), one small function per card."""
+"""What each card does once played (docs/rules.md, "The cards"), one small function per card.
+
+Each card's record in `game.cards` names its function here; the functions act through the
+`Emitter` of `game.flow` (draw, eliminate, gain a token), so nothing here needs the card records.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
+from typing import TYPE_CHECKING
 
 from game import events as ev
 from game.commands import PlayCard
-from game.flow import Emitter, discard_and_draw, draw, eliminate, gain_token_now
+
+if TYPE_CHECKING:
+    from game.flow import Emitter
 
 # Events are values and these repeat all game long: each one is made once.
 _guess_checked = cache(ev.GuessChecked)
+_hand_seen = cache(ev.HandSeen)
+_protection_gained = cache(ev.ProtectionGained)
 
 
 def _held(em: Emitter, seat: int) -> str:
     return em.state.hands[seat][0]
 
 
-def _rank(em: Emitter, card: str) -> int:
-    return em.state.edition.rank[card]
-
-
 def guard(em: Emitter, play: PlayCard) -> None:
-    """Name a card (a number in premium): a right guess eliminates; the Assassin strikes back."""
+    """Name a card (a number in premium): a right guess eliminates; an Assassin strikes back."""
     (target,) = play.targets
-    held = _held(em, target)
-    if held == "assassin":
+    edition = em.state.edition
+    held = em.state.hands[target][0]
+    if play.card in edition.cards[held].foils:
         em.emit(ev.AssassinRevealed(target, play.seat))
-        eliminate(em, play.seat, "assassin")
+        em.eliminate(play.seat, held)
         if em.round_live:
-            em.emit(ev.HandDiscarded(target, "assassin"))
-            draw(em, target)
+            em.emit(ev.HandDiscarded(target, held))
+            em.draw(target)
         return
     assert play.guess is not None
-    by_number = em.state.edition.guess_by_number
-    correct = (_rank(em, held) if by_number else held) == play.guess
+    correct = (edition.rank[held] if play.card in edition.names_numbers else held) == play.guess
     em.emit(_guess_checked(play.seat, target, play.guess, correct))
     if correct:
-        eliminate(em, target, "guard")
+        em.eliminate(target, play.card)
 
 
 def priest(em: Emitter, play: PlayCard) -> None:
     """Look at another player's hand."""
     (target,) = play.targets
-    em.emit(ev.HandSeen(play.seat, target, _held(em, target)))
+    em.emit(_hand_seen(play.seat, target, _held(em, target)))
 
 
 def _compare(em: Emitter, play: PlayCard, lower_loses: bool) -> None:
     (target,) = play.targets
     mine, theirs = _held(em, play.seat), _held(em, target)
+    rank = em.state.edition.rank
     loser = None
-    if _rank(em, mine) != _rank(em, theirs):
-        mine_lower = _rank(em, mine) < _rank(em, theirs)
+    if rank[mine] != rank[theirs]:
+        mine_lower = rank[mine] < rank[theirs]
         loser = play.seat if mine_lower == lower_loses else target
     em.emit(ev.HandsCompared(play.seat, target, mine, theirs, loser))
     if loser is not None:
-        eliminate(em, loser, play.card)
+        em.eliminate(loser, play.card)
 
 
 def baron(em: Emitter, play: PlayCard) -> None:
@@ -70,13 +75,13 @@ def dowager_queen(em: Emitter, play: PlayCard) -> None:
 
 def handmaid(em: Emitter, play: PlayCard) -> None:
     """Protected until the start of your next turn."""
-    em.emit(ev.ProtectionGained(play.seat))
+    em.emit(_protection_gained(play.seat))
 
 
 def prince(em: Emitter, play: PlayCard) -> None:
     """The chosen player discards their hand and draws anew."""
     (target,) = play.targets
-    discard_and_draw(em, target)
+    em.discard_and_draw(target)
 
 
 def _swap(em: Emitter, first: int, second: int) -> None:
@@ -90,7 +95,7 @@ def king(em: Emitter, play: PlayCard) -> None:
 
 def princess(em: Emitter, play: PlayCard) -> None:
     """Playing her eliminates you."""
-    eliminate(em, play.seat, "princess")
+    em.eliminate(play.seat, play.card)
 
 
 def chancellor(em: Emitter, play: PlayCard) -> None:
@@ -104,10 +109,10 @@ def bishop(em: Emitter, play: PlayCard) -> None:
     """Name a number: right, you score at once and the chosen player may discard and redraw."""
     (target,) = play.targets
     assert play.guess is not None
-    correct = _rank(em, _held(em, target)) == play.guess
+    correct = em.state.edition.rank[_held(em, target)] == play.guess
     em.emit(ev.GuessChecked(play.seat, target, play.guess, correct))
     if correct:
-        gain_token_now(em, play.seat, "bishop")
+        em.gain_token_now(play.seat, play.card)
         if em.round_live:
             em.emit(ev.RedrawOffered(target))
 
@@ -120,7 +125,7 @@ def sycophant(em: Emitter, play: PlayCard) -> None:
 def baroness(em: Emitter, play: PlayCard) -> None:
     """Look at one or two other players' hands."""
     for target in play.targets:
-        em.emit(ev.HandSeen(play.seat, target, _held(em, target)))
+        em.emit(_hand_seen(play.seat, target, _held(em, target)))
 
 
 def cardinal(em: Emitter, play: PlayCard) -> None:
@@ -128,7 +133,7 @@ def cardinal(em: Emitter, play: PlayCard) -> None:
     first, second = play.targets
     _swap(em, first, second)
     assert play.look is not None
-    em.emit(ev.HandSeen(play.seat, play.look, _held(em, play.look)))
+    em.emit(_hand_seen(play.seat, play.look, _held(em, play.look)))
 
 
 def jester(em: Emitter, play: PlayCard) -> None:
@@ -138,26 +143,3 @@ def jester(em: Emitter, play: PlayCard) -> None:
 
 def no_effect(em: Emitter, play: PlayCard) -> None:
     """Spy, Countess, Constable, Count, Assassin: nothing happens now."""
-
-
-EFFECTS: dict[str, Callable[[Emitter, PlayCard], None]] = {
-    "spy": no_effect,
-    "guard": guard,
-    "priest": priest,
-    "baron": baron,
-    "handmaid": handmaid,
-    "prince": prince,
-    "chancellor": chancellor,
-    "king": king,
-    "countess": no_effect,
-    "princess": princess,
-    "bishop": bishop,
-    "dowager_queen": dowager_queen,
-    "constable": no_effect,
-    "count": no_effect,
-    "sycophant": sycophant,
-    "baroness": baroness,
-    "cardinal": cardinal,
-    "jester": jester,
-    "assassin": no_effect,
-}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
 from game import events as ev
@@ -29,6 +30,7 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return tuple(changed)
 
 
+@cache  # hands are few: a lookup is quicker than the slicing
 def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     """The hand with one copy of `card` taken out."""
     index = hand.index(card)
@@ -39,6 +41,11 @@ def _forget(
     knowledge: tuple[Knowledge, ...], seat: int, card: str | None = None
 ) -> tuple[Knowledge, ...]:
     """Mark what others knew of `seat`'s hand (of `card` only, if given) as possibly moved."""
+    for k in knowledge:
+        if k.seat == seat and k.still_held and (card is None or k.card == card):
+            break
+    else:
+        return knowledge  # nothing known of it: the same facts (the usual case)
     return tuple(
         [  # a list first: quicker than a generator
             Knowledge(k.viewer, k.seat, k.card, k.source, k.round, k.turn, False, k.depth)
@@ -51,6 +58,11 @@ def _forget(
 
 def _drawn_from_deck(knowledge: tuple[Knowledge, ...], deck_size: int) -> tuple[Knowledge, ...]:
     """Cards known to lie under the deck are gone once the deck has shrunk past them."""
+    for k in knowledge:
+        if k.seat is None and k.still_held and k.depth >= deck_size:
+            break
+    else:
+        return knowledge  # nothing drawn that was known: the same facts (the usual case)
     return tuple(
         [
             Knowledge(k.viewer, None, k.card, k.source, k.round, k.turn, False, k.depth)
@@ -121,12 +133,15 @@ def _round_started(s: GameState, e: ev.RoundStarted) -> GameState:
     )
 
 
+_PLAY = Decision.PLAY  # read on every turn: a module constant is quicker than the enum's attribute
+
+
 def _turn_started(s: GameState, e: ev.TurnStarted) -> GameState:
     deck = s.deck[1:]
     return s.evolved(
         turn=s.turn + 1,
         turn_seat=e.seat,
-        decision=Decision.PLAY,
+        decision=_PLAY,
         deciding_seat=None,
         protected=_put(s.protected, e.seat, False) if s.protected[e.seat] else s.protected,
         hands=_put(s.hands, e.seat, (*s.hands[e.seat], e.card)),
@@ -209,6 +224,7 @@ def _chancellor_drew(s: GameState, e: ev.ChancellorDrew) -> GameState:
 
 def _chancellor_returned(s: GameState, e: ev.ChancellorReturned) -> GameState:
     under = len(e.bottom)
+    source = _played_card(s)  # the Chancellor
     knowledge = [
         Knowledge(k.viewer, None, k.card, k.source, k.round, k.turn, k.still_held, k.depth + under)
         if k.seat is None
@@ -217,7 +233,7 @@ def _chancellor_returned(s: GameState, e: ev.ChancellorReturned) -> GameState:
     ]
     for position, card in enumerate(e.bottom):
         depth = under - 1 - position
-        knowledge.append(Knowledge(e.seat, None, card, "chancellor", s.round, s.turn, True, depth))
+        knowledge.append(Knowledge(e.seat, None, card, source, s.round, s.turn, True, depth))
     return s.evolved(
         hands=_put(s.hands, e.seat, (e.kept,)),
         deck=s.deck + e.bottom,

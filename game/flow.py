@@ -9,9 +9,20 @@ from game.evolve import EVOLVERS
 from game.showdown import showdown_winners
 from game.state import GameState, Phase
 
+ROUND = Phase.ROUND  # read on every turn: a module constant is quicker than the enum's attribute
+
+# Events are values and these repeat all game long (a seat, a card): each one is made once.
+_card_drawn = cache(ev.CardDrawn)
+_hand_discarded = cache(ev.HandDiscarded)
+_player_eliminated = cache(ev.PlayerEliminated)
+_token_gained = cache(ev.TokenGained)
+_turn_started = cache(ev.TurnStarted)
+
 
 class Emitter:
     """Collects a command's events, folding each one in so later rules see its outcome."""
+
+    __slots__ = ("events", "state")
 
     def __init__(self, state: GameState | None) -> None:
         self.state = state  # type: ignore[assignment]
@@ -27,11 +38,47 @@ class Emitter:
     @property
     def round_live(self) -> bool:
         """Whether the round is still being played (no round or game end happened)."""
-        return self.state.phase is Phase.ROUND
+        return self.state.phase is ROUND
+
+    # What cards make happen (`game.effects`), each with what follows from it.
+
+    def draw(self, seat: int) -> None:
+        """Draw the deck's top card, or the face-down set-aside card when the deck is empty."""
+        state = self.state
+        if state.deck:
+            self.emit(_card_drawn(seat, state.deck[0]))
+        elif state.set_aside is not None:
+            self.emit(_card_drawn(seat, state.set_aside, from_set_aside=True))
+
+    def discard_and_draw(self, seat: int) -> None:
+        """Discard the hand without effect and draw again; a discarded Princess eliminates."""
+        (card,) = self.state.hands[seat]
+        self.emit(_hand_discarded(seat, card))
+        if self.state.edition.cards[card].out_when_discarded:
+            self.eliminate(seat, card)
+        else:
+            self.draw(seat)
+
+    def eliminate(self, seat: int, cause: str) -> None:
+        """Put a seat out of the round; a Constable in their discard pile scores at once."""
+        state = self.state
+        discards = state.discards[seat]
+        paying = [card for card in state.edition.pays_when_out if card in discards]
+        self.emit(_player_eliminated(seat, state.hands[seat], cause))
+        if cause != FORFEIT and seat not in state.forfeited:
+            for card in paying:  # in the discard pile before the hand was laid down
+                self.gain_token_now(seat, card)
+
+    def gain_token_now(self, seat: int, reason: str) -> None:
+        """A token gained mid-round (Bishop, Constable); reaching the target ends the game."""
+        self.emit(_token_gained(seat, reason))
+        if self.state.tokens[seat] >= self.state.target and seat not in self.state.forfeited:
+            _end_round(self, (), "token-target")
 
 
+FORFEIT = "forfeit"  # the cause of a forfeiting seat's elimination
 # Round ends that stop a round unfinished: nobody wins it and no Spy or Jester token is paid.
-UNFINISHED = ("token-target", "forfeit")
+UNFINISHED = ("token-target", FORFEIT)
 
 
 def begin_turn(em: Emitter, seat: int) -> None:
@@ -39,51 +86,10 @@ def begin_turn(em: Emitter, seat: int) -> None:
     em.emit(_turn_started(seat, em.state.deck[0]))
 
 
-@cache
-def _turn_started(seat: int, card: str) -> ev.TurnStarted:
-    """Events are values: the few turn starts there are are made once each."""
-    return ev.TurnStarted(seat, card)
-
-
-def draw(em: Emitter, seat: int) -> None:
-    """Draw the deck's top card, or the face-down set-aside card when the deck is empty."""
-    state = em.state
-    if state.deck:
-        em.emit(ev.CardDrawn(seat, state.deck[0]))
-    elif state.set_aside is not None:
-        em.emit(ev.CardDrawn(seat, state.set_aside, from_set_aside=True))
-
-
-def discard_and_draw(em: Emitter, seat: int) -> None:
-    """Discard the hand without effect and draw again; a discarded Princess eliminates instead."""
-    (card,) = em.state.hands[seat]
-    em.emit(ev.HandDiscarded(seat, card))
-    if card == "princess":
-        eliminate(em, seat, "princess")
-    else:
-        draw(em, seat)
-
-
-def eliminate(em: Emitter, seat: int, cause: str) -> None:
-    """Put a seat out of the round; a Constable already in their discard pile scores at once."""
-    state = em.state
-    had_constable = "constable" in state.discards[seat] and cause != "forfeit"
-    em.emit(ev.PlayerEliminated(seat, state.hands[seat], cause))
-    if had_constable and seat not in state.forfeited:
-        gain_token_now(em, seat, "constable")
-
-
-def gain_token_now(em: Emitter, seat: int, reason: str) -> None:
-    """A token gained mid-round (Bishop, Constable); reaching the target ends the game at once."""
-    em.emit(ev.TokenGained(seat, reason))
-    if em.state.tokens[seat] >= em.state.target and seat not in em.state.forfeited:
-        _end_round(em, (), "token-target")
-
-
 def finish_turn(em: Emitter) -> None:
     """After a turn resolves: end the round if it is decided, else start the next seat's turn."""
     state = em.state
-    if state.phase is not Phase.ROUND:
+    if state.phase is not ROUND:
         return
     if state.eliminated.count(False) <= 1:
         _end_round(em, tuple(state.seats_in_round()), "last-standing")
@@ -115,17 +121,29 @@ def _end_round(em: Emitter, winners: tuple[int, ...], reason: str) -> None:
     )
     if reason not in UNFINISHED:
         for seat in winners:
-            em.emit(ev.TokenGained(seat, "round"))
-        spies = [seat for seat in remaining if "spy" in state.discards[seat]]
-        if len(spies) == 1:
-            em.emit(ev.TokenGained(spies[0], "spy"))
-        for jester, chosen in state.jesters:
-            if chosen in winners:
-                em.emit(ev.TokenGained(jester, "jester"))
+            em.emit(_token_gained(seat, "round"))
+        _pay_round_end_cards(em, state, remaining, winners)
     state = em.state
     game_winners = tuple(s for s in state.contenders() if state.tokens[s] >= state.target)
     if game_winners:
         em.emit(ev.GameEnded(game_winners))
+
+
+def _pay_round_end_cards(
+    em: Emitter, state: GameState, remaining: list[int], winners: tuple[int, ...]
+) -> None:
+    """Tokens some cards pay when a round is won: the Spy's lone discarder, the Jester's bet."""
+    cards = state.edition.cards.values()
+    for card in cards:
+        if card.scores_alone:
+            discarders = [seat for seat in remaining if card.id in state.discards[seat]]
+            if len(discarders) == 1:
+                em.emit(ev.TokenGained(discarders[0], card.id))
+    for card in cards:
+        if card.scores_with_chosen:  # the marks are the Jesters' (`GameState.jesters`)
+            for seat, chosen in state.jesters:
+                if chosen in winners:
+                    em.emit(ev.TokenGained(seat, card.id))
 
 
 def forfeit(em: Emitter, seat: int) -> None:
@@ -134,7 +152,7 @@ def forfeit(em: Emitter, seat: int) -> None:
     em.emit(ev.SeatForfeited(seat))
     if state.phase is Phase.ROUND and not state.eliminated[seat]:
         was_acting = seat in (state.turn_seat, state.deciding_seat)
-        eliminate(em, seat, "forfeit")
+        em.eliminate(seat, FORFEIT)
         if was_acting:
             finish_turn(em)
         elif len(em.state.seats_in_round()) == 1:
@@ -150,4 +168,4 @@ def forfeit(em: Emitter, seat: int) -> None:
 def sit_out_forfeited(em: Emitter) -> None:
     """At a round's start, seats that gave the game up lay their card down at once."""
     for seat in sorted(em.state.forfeited):
-        eliminate(em, seat, "forfeit")
+        em.eliminate(seat, FORFEIT)

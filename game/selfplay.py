@@ -38,8 +38,9 @@ def play_game(edition: str, players: int, seed: str, choose: Chooser) -> PlayedG
     command: Command = StartGame(edition, names, seed)
     events, state = step(None, command)
     commands = [command]
-    while state.phase is not Phase.OVER:
-        if state.phase is Phase.BETWEEN_ROUNDS:
+    over, between_rounds = Phase.OVER, Phase.BETWEEN_ROUNDS
+    while state.phase is not over:
+        if state.phase is between_rounds:
             command = StartRound()
         else:
             command = choose(state, legal_commands(state))

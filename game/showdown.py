@@ -1,4 +1,4 @@
-"""Who wins a round that ends with an empty deck (RULES.md sections 2 and 6)."""
+"""Who wins a round that ends with an empty deck (docs/rules.md, "The end of a round")."""
 
 from __future__ import annotations
 
@@ -11,9 +11,12 @@ def showdown_winners(state: GameState) -> tuple[int, ...]:
     """The seats still in the round whose hand wins the showdown (several on an unbroken tie)."""
     contenders = state.seats_in_round()
     held = {seat: state.hands[seat] for seat in contenders}
-    if any("princess" in hand for hand in held.values()):
+    for card in state.edition.cards.values():
         # A Bishop counts 9 but loses to the Princess, whatever Count bonuses say.
-        contenders = [seat for seat in contenders if "bishop" not in held[seat]] or contenders
+        if card.loses_showdown_to and any(
+            not card.loses_showdown_to.isdisjoint(hand) for hand in held.values()
+        ):
+            contenders = [seat for seat in contenders if card.id not in held[seat]] or contenders
     best = _best(contenders, lambda seat: _hand_value(state, seat))
     if len(best) > 1 and state.edition.discard_total_breaks_ties:
         best = _best(best, lambda seat: sum(state.edition.rank[c] for c in state.discards[seat]))
@@ -21,11 +24,13 @@ def showdown_winners(state: GameState) -> tuple[int, ...]:
 
 
 def _hand_value(state: GameState, seat: int) -> int:
-    """The hand's rank plus one for each Count in the discard pile; -1 for an empty hand."""
+    """The hand's rank plus each discarded card's showdown bonus (the Count's +1); -1 if empty."""
     hand = state.hands[seat]
     if not hand:
         return -1
-    return max(state.edition.rank[card] for card in hand) + state.discards[seat].count("count")
+    cards = state.edition.cards
+    bonus = sum(cards[card].showdown_bonus for card in state.discards[seat])
+    return max(state.edition.rank[card] for card in hand) + bonus
 
 
 def _best(seats: list[int], value: Callable[[int], int]) -> list[int]:

@@ -26,6 +26,9 @@ class Decision(StrEnum):
     REDRAW = "redraw"
 
 
+_ROUND = Phase.ROUND  # read on every move: a module constant is quicker than the enum's attribute
+
+
 @dataclass(frozen=True, slots=True)
 class Knowledge:
     """Something `viewer` learnt privately: `seat` held `card` (seat None: under the deck)."""
@@ -77,14 +80,14 @@ class GameState:
         """A copy with some fields changed (a fast `dataclasses.replace`)."""
         attributes = self.__dict__.copy()
         attributes.update(changes)
-        new = object.__new__(GameState)
-        object.__setattr__(new, "__dict__", attributes)
+        new = _new(GameState)
+        _set_dict(new, attributes)
         return new
 
     @property
     def current(self) -> int | None:
         """The seat that must act now, or None between rounds and after the game."""
-        if self.phase is not Phase.ROUND:
+        if self.phase is not _ROUND:
             return None
         return self.turn_seat if self.deciding_seat is None else self.deciding_seat
 
@@ -104,6 +107,11 @@ class GameState:
     def next_seat(self, seat: int) -> int:
         """The next seat after `seat` (wrapping around) that is still in the round."""
         return _next_seat(self.eliminated, seat)
+
+
+# What `evolved` calls: object's own constructor, and the setter of a GameState's __dict__.
+_new = object.__new__
+_set_dict = GameState.__dict__["__dict__"].__set__
 
 
 @cache

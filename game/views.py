@@ -1,4 +1,4 @@
-"""What one seat (or a spectator, seat None) may see: RULES.md section 8, in one place."""
+"""What one seat (or a spectator, seat None) may see (docs/rules.md, "What each seat sees")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`loveletter scenarios PATH...`: run rules scenario files and report like SCENARIOS.md asks."""
+"""`loveletter scenarios PATH...`: run rules scenario files and report as docs/scenarios.md asks."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import argparse
 import json
 from pathlib import Path
 
-from game.scenario import ScenarioResult, run_scenario
+from scenarios import ScenarioResult, run_scenario
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `scenarios` sub-command."""
-    parser = subparsers.add_parser("scenarios", help="run rules scenario files (SCENARIOS.md)")
+    parser = subparsers.add_parser("scenarios", help="run rules scenario files (docs/scenarios.md)")
     parser.add_argument("paths", nargs="+", type=Path, help="scenario files or folders of them")
     parser.add_argument("-v", "--verbose", action="store_true", help="also list passing scenarios")
     parser.set_defaults(func=run)

@@ -2,7 +2,8 @@
 
 Random games are played through the API; after every command each audience's view and new
 feed events are checked against the true game (folded from the stream) and against an
-independent account of who was shown what (RULES.md section 8, as written in the tests).
+independent account of who was shown what (docs/rules.md, "What each seat sees", as written in
+the tests).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def check_view(body: dict[str, Any], table: Table, seat: int | None, witness: Wi
 
 
 def check_event(shown: dict[str, Any], event: Any, seat: int | None, over: bool) -> None:
-    """A feed event hides what RULES.md keeps from this audience (all is open after the game,
+    """A feed event hides what docs/rules.md keeps from this audience (all is open after the game,
     but the table's own secrets)."""
     assert shown.get("token_hash") is None and shown.get("secret") is None
     if over:

@@ -1,4 +1,4 @@
-"""The scenario runner implements SCENARIOS.md: layouts, "...", steps, expectations, output."""
+"""The scenario runner implements docs/scenarios.md: layouts, "...", steps, expectations, output."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from game.scenario import run_scenario
+from scenarios import run_scenario
 from service.cli import main
 
 BASE: dict[str, Any] = {
@@ -44,7 +44,7 @@ def with_steps(*steps: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_base_scenario_passes() -> None:
-    """The SCENARIOS.md example holds."""
+    """The example of docs/scenarios.md holds."""
     assert run_scenario(scenario()).passed
 
 

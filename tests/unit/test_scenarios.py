@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game.scenario import run_scenario
+from scenarios import run_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted(SCENARIOS.rglob("*.json"))

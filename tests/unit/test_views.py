@@ -1,4 +1,4 @@
-"""What each seat may see (RULES.md section 8), checked against an independent account."""
+"""What each seat may see (docs/rules.md, "What each seat sees"), against an independent account."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from game.state import GameState, Phase
 from game.views import event_fields
 from tests.unit.games import GAME_SIZES, rest_of_deck, rigged
 
-# RULES.md section 8, written out again for the test: private fields and who may see them.
+# docs/rules.md, "What each seat sees", written out again for the test: private fields and who
+# may see them.
 PRIVATE_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ev.TurnStarted: (("card",), ("seat",)),
     ev.CardDrawn: (("card",), ("seat",)),
@@ -120,7 +121,7 @@ def test_views_and_redacted_events_never_leak(edition: str, players: int, seed: 
 
 
 def check_redaction(event: ev.Event, audience: int | None) -> None:
-    """Private fields are hidden from exactly the seats RULES.md keeps them from."""
+    """Private fields are hidden from exactly the seats docs/rules.md keeps them from."""
     full = event_fields(event)
     shown = redact(event, audience)
     hidden, parties = PRIVATE_FIELDS.get(type(event), ((), ()))

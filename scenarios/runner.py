@@ -1,4 +1,4 @@
-"""Run one rules scenario (the JSON format of SCENARIOS.md) against the engine; no I/O here."""
+"""Run one rules scenario (the JSON format of docs/scenarios.md) against the engine; no I/O."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from game.cards import CHOICES, Choice
+from game.cards import CARDS, Choice
 from game.commands import (
     AnswerRedraw,
     Command,
@@ -164,7 +164,11 @@ class _Runner:
     def _command_of(self, item: dict[str, Any]) -> Command:
         seat = self._seat(item.get("by"))
         if "play" in item:
-            several = CHOICES.get(item["play"]) in (Choice.ONE_OR_TWO_OTHERS, Choice.TWO_AND_LOOK)
+            card = CARDS.get(item["play"])
+            several = card is not None and card.chooses in (
+                Choice.ONE_OR_TWO_OTHERS,
+                Choice.TWO_AND_LOOK,
+            )
             if ("targets" if not several else "target") in item:
                 wanted = "targets" if several else "target"
                 raise IllegalCommand("malformed-step", f"the {item['play']} takes `{wanted}`")

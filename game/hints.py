@@ -1,0 +1,180 @@
+"""What the heuristic bot reckons playing each card is worth, one function per card.
+
+Each card's record in `game.cards` names its function here; the bot (`game.bots.heuristic`)
+adds the worth of the card it keeps. Values are in tokens, roughly: putting another player out
+is worth ELIMINATE, being put out costs OUT.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.commands import PlayCard
+
+if TYPE_CHECKING:
+    from game.bots.heuristic import Judge
+
+ELIMINATE = 1.0  # putting another player out of the round
+OUT = 1.0  # being put out of the round
+TOKEN = 1.0  # a token gained at once (Bishop)
+KEEP = 0.5  # holding the top-ranked card, for the showdown
+NEVER = -100.0  # giving up a card the bot never gives up (the Princess)
+
+
+def nothing(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
+    """A card whose play changes nothing the bot weighs (Countess, Assassin)."""
+    return 0.0
+
+
+def guard(j: Judge, play: PlayCard, _kept: str | None) -> float:
+    """The odds of a right guess, against those of a card that strikes back (the Assassin)."""
+    if not play.targets:
+        return 0.0
+    (target,) = play.targets
+    odds = j.odds(target)
+    foiling = {card: p for card, p in odds.items() if play.card in j.cards[card].foils}
+    foiled = sum(foiling.values())
+    if isinstance(play.guess, int):
+        right = j.rank_odds(target).get(play.guess, 0.0)
+        # A foiling card of the number named is no right guess.
+        right -= sum(p for card, p in foiling.items() if j.rank[card] == play.guess)
+        tie = 0.001 * play.guess
+    else:
+        right = odds.get(play.guess or "", 0.0)
+        tie = 0.001 * j.rank.get(play.guess or "", 0)
+    return right * ELIMINATE * j.threat(target) - foiled * OUT + tie
+
+
+def priest(j: Judge, play: PlayCard, kept: str | None) -> float:
+    """Learning a hand, worth more with a Guard kept to use it."""
+    if not play.targets:
+        return 0.0
+    if play.targets[0] in j.beliefs.held:
+        return 0.02
+    return 0.1 + (0.12 if kept == "guard" else 0.0)
+
+
+def _compare(j: Judge, play: PlayCard, kept: str | None, lower_loses: bool) -> float:
+    if not play.targets or kept is None:
+        return 0.0
+    (target,) = play.targets
+    mine = j.rank[kept]
+    lower = higher = 0.0
+    for rank, p in j.rank_odds(target).items():
+        if rank < mine:
+            lower += p
+        elif rank > mine:
+            higher += p
+    win, lose = (lower, higher) if lower_loses else (higher, lower)
+    return win * ELIMINATE * j.threat(target) - lose * OUT
+
+
+def baron(j: Judge, play: PlayCard, kept: str | None) -> float:
+    """The odds that the kept card is higher, against those that it is lower."""
+    return _compare(j, play, kept, lower_loses=True)
+
+
+def dowager_queen(j: Judge, play: PlayCard, kept: str | None) -> float:
+    """The odds that the kept card is lower, against those that it is higher."""
+    return _compare(j, play, kept, lower_loses=False)
+
+
+def handmaid(j: Judge, _p: PlayCard, kept: str | None) -> float:
+    """Protection, worth more the better the kept card."""
+    return 0.15 + 0.15 * (j.rank[kept] / j.top if kept else 0.0)
+
+
+def prince(j: Judge, play: PlayCard, kept: str | None) -> float:
+    """On oneself, a fresh card for the kept one; on another, the odds of a discarded Princess."""
+    (target,) = play.targets
+    if target == j.you:
+        if kept is not None and j.cards[kept].never_give_up:
+            return NEVER
+        discarded = spy(j, play, None) if kept == "spy" else 0.0
+        return j.fresh() - j.keep(kept) + discarded
+    odds = j.odds(target)
+    princess = odds.get("princess", 0.0)
+    known = j.beliefs.held.get(target)
+    loss = 0.2 * j.rank[known] / j.top if known else 0.0
+    return (princess * ELIMINATE + 0.05 + loss) * j.threat(target)
+
+
+def _swap_with(j: Judge, other: int, kept: str | None) -> float:
+    """Giving away `kept` for `other`'s card (King, a Cardinal that chooses its player)."""
+    if kept is not None and j.cards[kept].never_give_up:
+        return -0.5
+    return j.expected_keep(other) - j.keep(kept) - 0.05
+
+
+def king(j: Judge, play: PlayCard, kept: str | None) -> float:
+    """The other player's card for the kept one."""
+    if not play.targets:
+        return 0.0
+    return _swap_with(j, play.targets[0], kept)
+
+
+def princess(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
+    """Never."""
+    return NEVER
+
+
+def chancellor(j: Judge, _p: PlayCard, _kept: str | None) -> float:
+    """A choice among more cards, while the deck has any."""
+    return 0.12 if j.view.deck_size else 0.0
+
+
+def spy(j: Judge, _p: PlayCard, _kept: str | None) -> float:
+    """A first Spy in the discard pile, worth a little more when a rival has one too."""
+    seats = j.view.seats
+    if "spy" in seats[j.you].discards:
+        return 0.0
+    rivals = any(s.seat != j.you and not s.eliminated and "spy" in s.discards for s in seats)
+    return 0.3 if rivals else 0.25
+
+
+def bishop(j: Judge, play: PlayCard, _kept: str | None) -> float:
+    """The odds of a right number: a token at once."""
+    if not play.targets or play.guess is None:
+        return 0.0
+    right = j.rank_odds(play.targets[0]).get(int(play.guess), 0.0)
+    return right * TOKEN + 0.001 * int(play.guess)
+
+
+def sycophant(j: Judge, play: PlayCard, _kept: str | None) -> float:
+    """Marking a threatening player; not oneself."""
+    (target,) = play.targets
+    return -0.05 if target == j.you else 0.03 * j.threat(target)
+
+
+def baroness(j: Judge, play: PlayCard, _kept: str | None) -> float:
+    """Learning the hands not known yet."""
+    return sum(0.0 if t in j.beliefs.held else 0.06 for t in play.targets)
+
+
+def cardinal(j: Judge, play: PlayCard, kept: str | None) -> float:
+    """A swap with oneself as a King, else a look at a hand not known yet."""
+    if not play.targets:
+        return 0.0
+    if j.you in play.targets:
+        other = play.targets[0] if play.targets[1] == j.you else play.targets[1]
+        return _swap_with(j, other, kept) + 0.02
+    return 0.06 if play.look not in j.beliefs.held else 0.04
+
+
+def jester(j: Judge, play: PlayCard, _kept: str | None) -> float:
+    """Betting on the player likeliest to win the round."""
+    if not play.targets:
+        return 0.0
+    (target,) = play.targets
+    strength = sum(j.rank[c] * p for c, p in j.odds(target).items()) / j.top
+    return 0.05 + 0.15 * strength
+
+
+def constable(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
+    """A token if put out later."""
+    return 0.12
+
+
+def count(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
+    """One more at the showdown."""
+    return 0.1
