@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from rq import Queue
 
 from events.connection import RedisClient, connect
 from events.redis_server import free_port
 from service.app import create_app
+from tests.redis_keys import delete_namespace, delete_queue, new_namespace
 
 AppFactory = Callable[..., Flask]
 
@@ -29,11 +28,10 @@ def redis_client(redis_url: str) -> Iterator[RedisClient]:
 @pytest.fixture
 def namespace(redis_client: RedisClient) -> Iterator[str]:
     """A key namespace (and job queue) of this test alone; deleted afterwards (never FLUSH*)."""
-    ns = f"test-api-{uuid.uuid4().hex[:12]}"
+    ns = new_namespace("api")
     yield ns
-    Queue(ns, connection=redis_client).empty()  # type: ignore[arg-type]
-    for key in list(redis_client.scan_iter(match=f"{ns}:*", count=1000)):
-        redis_client.delete(key)
+    delete_namespace(redis_client, ns)
+    delete_queue(redis_client, ns)
 
 
 @pytest.fixture

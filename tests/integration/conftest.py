@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from events.connection import RedisClient, connect
+from tests.redis_keys import delete_namespace, new_namespace
 
 from .cluster import LocalCluster
 
@@ -52,10 +52,9 @@ def client(request: pytest.FixtureRequest) -> RedisClient:
 @pytest.fixture
 def namespace(client: RedisClient) -> Iterator[str]:
     """A key namespace of this test alone; its keys are deleted afterwards (never FLUSH*)."""
-    ns = f"test-{uuid.uuid4().hex[:12]}"
+    ns = new_namespace("store")
     yield ns
-    for key in list(client.scan_iter(match=f"{ns}:*", count=1000)):
-        client.delete(key)
+    delete_namespace(client, ns)
 
 
 @pytest.fixture

@@ -8,17 +8,16 @@ import hmac
 import json
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-from rq import Queue
 
 from events.audit import export_lines, verify_lines
 from events.connection import RedisClient
 from game.table import OpenTable, SetWebhook, TakeSeat
+from tests.redis_keys import delete_namespace, delete_queue, new_namespace
 from workers.context import Context, Settings
 from workers.path import submit
 from workers.webhooks import new_secret
@@ -36,12 +35,11 @@ EDITION_BOTS = {
 @pytest.fixture
 def ctx(single_client: RedisClient) -> Iterator[Context]:
     """A context in a namespace and queue of this test alone."""
-    name = f"test-workers-{uuid.uuid4().hex[:10]}"
+    name = new_namespace("workers")
     settings = Settings(namespace=name, queue=name, webhook_allow_private=True)
     yield Context.on(single_client, settings)
-    Queue(name, connection=single_client).empty()  # type: ignore[arg-type]
-    for key in list(single_client.scan_iter(match=f"{name}:*", count=1000)):
-        single_client.delete(key)
+    delete_namespace(single_client, name)
+    delete_queue(single_client, name)
 
 
 def start_worker(redis_url: str, ctx: Context, **env: str) -> WorkerProcess:

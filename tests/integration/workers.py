@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from events.games import LoadedGame
+from tests.redis_keys import worker_name
 from workers.context import Context
 
 REPO = Path(__file__).resolve().parents[2]
@@ -23,7 +24,7 @@ class WorkerProcess:
         rq = str(Path(sys.executable).with_name("rq"))
         command = [
             rq, "worker", "--url", redis_url, "--worker-class", "workers.worker.Worker",
-            "--with-scheduler", "--logging_level", "WARNING", queue,
+            "--with-scheduler", "--logging_level", "WARNING", "--name", worker_name(queue), queue,
         ]  # fmt: skip
         environment = {**os.environ, "PYTHONPATH": str(REPO), **env}
         self.process = subprocess.Popen(command, env=environment, start_new_session=True)
