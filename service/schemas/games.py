@@ -15,6 +15,7 @@ from game.views import SeatView
 from service.schemas.base import Schema, StrictBoolean
 
 NAME = validate.Length(min=1, max=40)
+MAX_WAIT_SECONDS = 60  # the longest long poll of the event feed
 
 
 def seat_number(**options: Any) -> fields.Integer:
@@ -253,7 +254,14 @@ class FeedQuerySchema(Schema):
     """Where to start reading, and how long to wait for news."""
 
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30))
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(min=0, max=MAX_WAIT_SECONDS),
+        metadata={
+            "description": f"seconds to wait for an event after `after` (at most "
+            f"{MAX_WAIT_SECONDS}); with none by then, the answer is 200 with no events"
+        },
+    )
     limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=5000))
 
 
