@@ -246,7 +246,7 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         )
     first = command.first_player
     if first is not None and not 0 <= first < len(command.bots):
-        raise IllegalCommand("unknown-seat", f"There is no seat {first}.")
+        raise IllegalCommand("unknown-seat", _no_seat(first, len(command.bots)))
     if command.on_timeout not in TIMEOUT_CHOICES:
         raise IllegalCommand("bad-setting", "on_timeout is 'bot' or 'forfeit'.")
     if command.turn_seconds is not None and command.turn_seconds < 1:
@@ -277,7 +277,7 @@ def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
         raise IllegalCommand("no-open-seat", "Every seat is taken.")
     seat = humans_open[0] if command.seat is None else command.seat
     if not 0 <= seat < len(table.seats):
-        raise IllegalCommand("unknown-seat", f"There is no seat {seat}.")
+        raise IllegalCommand("unknown-seat", _no_seat(seat, len(table.seats)))
     if seat not in humans_open:
         raise IllegalCommand("seat-taken", f"Seat {seat} is not open to players.")
     name = command.name.strip()
@@ -287,6 +287,10 @@ def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
     if not autostart:
         return [taken]
     return [taken, *_start_if_full(evolve(table, taken))]
+
+
+def _no_seat(seat: int, seats: int) -> str:
+    return f"There is no seat {seat}: this table has seats 0 to {seats - 1}."
 
 
 def _leave(table: Table, command: LeaveSeat) -> list[Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 import marshmallow as ma
@@ -14,13 +15,50 @@ from game.table import TIMEOUT_CHOICES
 from game.views import SeatView
 from service.schemas.base import Schema, StrictBoolean
 
-NAME = validate.Length(min=1, max=40)
+NAME_MAX = 40
+NAME_FORMAT = "player-name"  # the OpenAPI format of names (a pattern can't name Unicode classes)
+NAME_PUNCTUATION = frozenset(" .-_")
+NAME_RULE = (
+    f"1 to {NAME_MAX} characters: letters, marks and digits of any script, spaces, '.', '-' and"
+    " '_', with no space at either end (no control characters, no markup); kept in Unicode NFC"
+)
 MAX_WAIT_SECONDS = 60  # the longest long poll of the event feed
+MAX_SEATS = 8  # the most seats of any edition's table
+SEAT_RULE = (
+    "a seat of the table, 0 to its number of seats - 1 (the document allows 0-7, the most seats"
+    " of any edition; a seat beyond this table is refused with 422 `unknown-seat`)"
+)
 
 
-def seat_number(**options: Any) -> fields.Integer:
-    """A seat number field (0 to 7, a JSON integer)."""
-    return fields.Integer(strict=True, validate=validate.Range(min=0, max=7), **options)
+class PlayerName(fields.String):
+    """A player's name as NAME_RULE says; anything else is a validation error."""
+
+    def __init__(self, **options: Any) -> None:
+        description = f"{options.pop('description')}; {NAME_RULE}"
+        super().__init__(
+            validate=validate.Length(min=1, max=NAME_MAX),
+            metadata={"description": description, "format": NAME_FORMAT},
+            **options,
+        )
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        name = unicodedata.normalize("NFC", super()._deserialize(value, attr, data, **kwargs))
+        allowed = all(
+            char in NAME_PUNCTUATION or unicodedata.category(char)[0] in "LMN" for char in name
+        )
+        if not allowed or name != name.strip(" ") or len(name) > NAME_MAX:
+            raise ma.ValidationError(f"A name is {NAME_RULE}.")
+        return name
+
+
+def seat_number(description: str, **options: Any) -> fields.Integer:
+    """A seat number field (a JSON integer, 0 to 7: the rest is checked against the table)."""
+    return fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_SEATS - 1),
+        metadata={"description": f"{description}: {SEAT_RULE}"},
+        **options,
+    )
 
 
 SEAT_KINDS = ("human", *sorted(POLICIES))
@@ -33,18 +71,18 @@ class CreateGameSchema(Schema):
     seats = fields.List(
         fields.String(validate=validate.OneOf(SEAT_KINDS)),
         required=True,
-        validate=validate.Length(min=2, max=8),
+        validate=validate.Length(min=2, max=MAX_SEATS),
         metadata={"description": "one entry per seat, in seat order: human or a bot policy"},
     )
-    name = fields.String(
-        validate=NAME,
-        metadata={"description": "the creator's name: they take the first human seat, if any"},
-    )
+    name = PlayerName(description="the creator's name: they take the first human seat, if any")
     seed = fields.String(
         validate=validate.Length(min=1, max=100),
         metadata={"description": "the game's random seed (default: a secret random one)"},
     )
-    first_player = seat_number()
+    first_player = seat_number(
+        "the seat that plays first in the first game (default: drawn at random); 0 to the"
+        " number of `seats` - 1"
+    )
     turn_seconds = fields.Integer(
         strict=True,
         validate=validate.Range(min=1, max=7 * 24 * 3600),
@@ -57,8 +95,8 @@ class CreateGameSchema(Schema):
 class JoinSchema(Schema):
     """Take an open human seat (the first one unless `seat` is given)."""
 
-    name = fields.String(required=True, validate=NAME)
-    seat = seat_number()
+    name = PlayerName(required=True, description="the player's name")
+    seat = seat_number("the seat to take (default: the first open one)")
 
 
 CARDS = sorted({card for edition in EDITIONS.values() for card in edition.rank})
@@ -86,7 +124,9 @@ class PlayCommandSchema(Schema):
 
     type = kind("play")
     card = fields.String(required=True, validate=CARD)
-    targets = fields.List(seat_number(), load_default=list, validate=validate.Length(max=2))
+    targets = fields.List(
+        seat_number("a chosen player"), load_default=list, validate=validate.Length(max=2)
+    )
     guess = Guess(
         metadata={
             "description": "Guard, Bishop: a card id, or a number (premium)",
@@ -96,7 +136,7 @@ class PlayCommandSchema(Schema):
             ],
         }
     )
-    look = seat_number(metadata={"description": "Cardinal: whose hand to look at"})
+    look = seat_number("Cardinal: whose hand to look at")
 
 
 class ChancellorCommandSchema(Schema):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ from flask.testing import FlaskClient
 from events.connection import RedisClient, connect
 from events.redis_server import free_port
 from service.app import create_app
+from service.cli import bench_api
 from tests.redis_keys import delete_namespace, delete_queue, new_namespace
 
 AppFactory = Callable[..., Flask]
@@ -48,6 +50,20 @@ def make_app(redis_url: str, namespace: str) -> AppFactory:
         return create_app({**base, **(config or {})}, **kwargs)
 
     return build
+
+
+@pytest.fixture
+def gunicorn_app(redis_url: str, namespace: str) -> Iterator[str]:
+    """The app under real gunicorn (one worker, four threads) in this test's namespace; its
+    base URL."""
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "LOVELETTER_NAMESPACE": namespace,
+        "LOVELETTER_QUEUE": namespace,
+    }
+    with bench_api._server(bench_api.COMMAND_APP, env, 1, 4) as base_url:
+        yield base_url
 
 
 @pytest.fixture
