@@ -9,8 +9,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-import requests
-
 from events.games import LoadedGame
 from game.bots import Options, make_policy
 from game.commands import Command
@@ -20,7 +18,7 @@ from game.table import TimeOut
 from game.views import view
 from workers.context import current
 from workers.path import submit
-from workers.webhooks import headers, url_problem
+from workers.webhooks import Refused, headers, post, resolve
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +91,10 @@ def deliver_webhook(game_id: str, version: int, seat: int) -> str:
     seated = game.table.seats[seat]
     if seated.webhook is None or seated.webhook_secret is None:
         return "no-webhook"
-    problem = url_problem(seated.webhook, allow_private=ctx.settings.webhook_allow_private)
-    if problem is not None:
-        log.warning("webhook of %s seat %s refused: %s", game_id, seat, problem)
+    try:  # resolved once: the delivery goes to an address checked here
+        destination = resolve(seated.webhook, allow_private=ctx.settings.webhook_allow_private)
+    except Refused as refusal:
+        log.warning("webhook of %s seat %s refused: %s", game_id, seat, refusal)
         return "refused"
     now = int(time.time())
     payload = {
@@ -110,12 +109,12 @@ def deliver_webhook(game_id: str, version: int, seat: int) -> str:
     }
     body = json.dumps(payload, separators=(",", ":")).encode()
     message_id = f"msg_{game_id}_{version}_{seat}"
-    response = requests.post(
-        seated.webhook,
-        data=body,
-        headers=headers(seated.webhook_secret, message_id, now, body),
-        timeout=ctx.settings.webhook_timeout,
-        allow_redirects=False,
-    )
-    response.raise_for_status()
+    signed = headers(seated.webhook_secret, message_id, now, body)
+    status = post(destination, body, signed, timeout=ctx.settings.webhook_timeout)
+    if not 200 <= status < 300:  # a redirect is not followed: not delivered either
+        raise WebhookFailed(f"the webhook of {game_id} seat {seat} answered {status}")
     return "delivered"
+
+
+class WebhookFailed(Exception):
+    """A receiver answered something else than 2xx (RQ tries again later)."""
