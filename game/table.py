@@ -57,6 +57,7 @@ class Table:
     autostart: bool = True
     game: GameState | None = None
     results: tuple[tuple[int, ...], ...] = ()  # the winners of each earlier game at this table
+    seeded: bool = False  # its creator chose the seed: every deal is known to them (unfair)
 
     def with_game(self, game: GameState) -> Table:
         """The table with its game moved on (a quick `replace`: this runs for every event)."""
@@ -94,6 +95,7 @@ class OpenTable:
     on_timeout: str = "bot"
     autostart: bool = True
     host: TakeSeat | None = None  # the creator, seated at once
+    seeded: bool = False  # `seed` was chosen by the creator, not drawn by the server
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +138,13 @@ class SetWebhook:
 
 @dataclass(frozen=True, slots=True)
 class PlayAgain:
-    """Start a new game at this table, same seats, once the last one is over."""
+    """Start a new game at this table, same seats, once the last one is over.
+
+    `seed` is the new game's secret random source; None derives it from the table's seed
+    (`<seed>#<n>`), which anyone who saw the first game's seed can compute: for seeded tables.
+    """
+
+    seed: str | None = None
 
 
 TableCommand = OpenTable | TakeSeat | LeaveSeat | BeginGame | TimeOut | PlayAgain | SetWebhook
@@ -157,6 +165,7 @@ class TableOpened:
     turn_seconds: int | None
     on_timeout: str
     autostart: bool
+    seeded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +268,7 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         command.turn_seconds,
         command.on_timeout,
         command.autostart,
+        command.seeded,
     )
     events: list[Any] = [opened]
     new_table = evolve(None, opened)
@@ -330,20 +340,21 @@ def _set_webhook(table: Table, command: SetWebhook) -> list[Any]:
     return [WebhookSet(command.seat, command.url, command.secret)]
 
 
-def _play_again(table: Table, _: PlayAgain) -> list[Any]:
+def _play_again(table: Table, command: PlayAgain) -> list[Any]:
     if table.game is None or table.game.phase is not Phase.OVER:
         raise IllegalCommand("game-not-over", "The game at this table is still being played.")
-    return _start(table)
+    return _start(table, command.seed)
 
 
 def _start_if_full(table: Table) -> list[Any]:
     return _start(table) if table.autostart and table.open_seats == 0 else []
 
 
-def _start(table: Table) -> list[Any]:
+def _start(table: Table, seed: str | None = None) -> list[Any]:
     names = tuple(seat.name or "" for seat in table.seats)
     number = len(table.results) + (2 if table.game is not None else 1)  # this game's number
-    seed = table.seed if number == 1 else f"{table.seed}#{number}"
+    if seed is None:
+        seed = table.seed if number == 1 else f"{table.seed}#{number}"
     first = table.first_player if number == 1 else None
     return list(step_rules(None, StartGame(table.edition, names, seed, first))[0])
 
@@ -353,7 +364,14 @@ def _opened(_: None, e: TableOpened) -> Table:
         TableSeat(bot, f"{bot}-bot-{seat + 1}" if bot else None) for seat, bot in enumerate(e.bots)
     )
     return Table(
-        e.edition, seats, e.seed, e.first_player, e.turn_seconds, e.on_timeout, e.autostart
+        e.edition,
+        seats,
+        e.seed,
+        e.first_player,
+        e.turn_seconds,
+        e.on_timeout,
+        e.autostart,
+        seeded=e.seeded,
     )
 
 

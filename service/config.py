@@ -13,6 +13,7 @@
 | `LOVELETTER_TRUSTED_PROXIES` | `0` | proxies in front whose X-Forwarded-For is trusted |
 | `LOVELETTER_QUEUE_URL` | `REDIS_URL` | a plain Redis for RQ jobs when the store is a cluster |
 | `LOVELETTER_QUEUE` | `loveletter` | the RQ queue bot, deadline and webhook jobs go to |
+| `LOVELETTER_SEEDED_GAMES` | off | let `POST /games` choose `seed` (such tables say `seeded`) |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -52,6 +53,7 @@ class Settings:
     idempotency_ttl_seconds: int = 7 * 24 * 3600
     trusted_proxies: int = 0
     queue_url: str | None = None
+    seeded_games: bool = False  # a creator may choose the seed (and so know every deal)
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -75,6 +77,7 @@ class Settings:
             ),
             trusted_proxies=_positive(get("TRUSTED_PROXIES"), 0, allow_zero=True),
             queue_url=get("QUEUE_URL") or None,
+            seeded_games=_switch(get("SEEDED_GAMES")),
         )
 
 
@@ -104,6 +107,11 @@ def parse_origins(value: str | tuple[str, ...] | list[str] | None) -> tuple[str,
 
 def _limit(value: str | Limit | None, default: Limit | None) -> Limit | None:
     return default if value is None else parse_limit(value)
+
+
+def _switch(value: Any) -> bool:
+    """On for `1`, `true`, `yes` or `on` (any case); off when unset or anything else."""
+    return str(value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _positive(value: Any, default: int, *, allow_zero: bool = False) -> int:

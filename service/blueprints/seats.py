@@ -8,7 +8,7 @@ from flask import Response
 from flask.views import MethodView
 
 from events.games import Outcome
-from game.table import BeginGame, LeaveSeat, PlayAgain, SetWebhook, Table, TakeSeat
+from game.table import BeginGame, LeaveSeat, SetWebhook, Table, TakeSeat
 from service import auth
 from service.apidoc import problems
 from service.auth import Audience, request_seat_key, require_seat
@@ -22,6 +22,7 @@ from service.schemas.games import (
     WebhookCreatedSchema,
     WebhookSchema,
 )
+from service.seeds import rematch
 from service.tables import context, load, run, view_response
 from workers.webhooks import new_secret, url_problem
 
@@ -99,8 +100,10 @@ class Rematch(MethodView):
     @blp.response(200, ViewSchema)
     @problems(401, 404, 409)
     def post(self, game_id: str) -> Response:
-        """Once the game is over, any seated player deals a new game with the same seats."""
-        return _by_a_seated_player(game_id, PlayAgain())
+        """Once the game is over, any seated player deals a new game with the same seats (from
+        a fresh secret seed)."""
+        _, table = load(game_id)
+        return _by_a_seated_player(game_id, rematch(table))
 
 
 @blp.route("/<game_id:game_id>/seats/<int:seat>/webhook")

@@ -77,7 +77,12 @@ class CreateGameSchema(Schema):
     name = PlayerName(description="the creator's name: they take the first human seat, if any")
     seed = fields.String(
         validate=validate.Length(min=1, max=100),
-        metadata={"description": "the game's random seed (default: a secret random one)"},
+        metadata={
+            "description": "the first game's random seed, only where the operator allows seeded"
+            " games (else 422 `seed-not-allowed`): whoever chose it knows every deal, so the"
+            " table says `seeded` to everyone. By default each game is dealt from a fresh secret"
+            " the server draws and reveals once that game is over"
+        },
     )
     first_player = seat_number(
         "the seat that plays first in the first game (default: drawn at random); 0 to the"
@@ -229,6 +234,10 @@ class GameSchema(Schema):
     on_timeout = fields.String(required=True)
     autostart = fields.Boolean(required=True)
     games_played = fields.Integer(required=True)
+    seeded = fields.Boolean(
+        required=True,
+        metadata={"description": "its creator chose the seed and so knows every deal: unfair"},
+    )
 
 
 class CreatedGameSchema(Schema):
