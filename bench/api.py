@@ -116,6 +116,7 @@ def run_api_bench(
         "LOVELETTER_BENCH_NAMESPACE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": NO_LIMIT,
         "LOVELETTER_RATE_LIMIT_SEAT": SEAT_LIMIT,
+        "LOVELETTER_SEEDED_GAMES": "1",  # the driver scripts each game from a seed it chose
     }
     try:
         with (

@@ -317,7 +317,7 @@ def _workers(url: str, queue: Queue, count: int, env: Mapping[str, str]) -> Iter
 
 def _clean(client: RedisClient, queue: Queue, namespace: str) -> None:
     """Delete the namespace's keys and RQ's keys of its queue and jobs (never FLUSH)."""
-    queue.empty()
+    queue.delete(delete_jobs=True)  # its jobs, and its name from RQ's set of queues
     pipe = client.pipeline(transaction=False)
     for pattern in (f"{namespace}:*", f"rq:*{namespace}*"):
         for key in client.scan_iter(match=pattern, count=1000):

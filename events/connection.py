@@ -1,23 +1,29 @@
 """The one place that decides which Redis we talk to and builds the client.
 
 Clients use decode_responses=False (bytes in, bytes out): RQ requires it, and the store decodes
-its JSON itself. No socket timeout is set, so EventStore.follow's blocking reads are not cut
-short. A `redis+cluster://host:port` URL (our own convention) gives a RedisCluster.
+its JSON itself. A call waits at most COMMAND_TIMEOUT_SECONDS for Redis's answer, so a dead
+server is noticed; a blocking call (XREAD BLOCK, BLPOP...) waits that long beyond its own block,
+so a long poll is never cut short. A `redis+cluster://host:port` URL (our own convention) gives
+a RedisCluster.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
+from redis.connection import parse_url
 
 from events.redis_server import EmbeddedRedis
 
 RedisClient = redis.Redis | RedisCluster
 CLUSTER_SCHEME = "redis+cluster://"
+COMMAND_TIMEOUT_SECONDS = 5.0  # the longest wait for an answer, beyond a blocking call's block
 
 _embedded: EmbeddedRedis | None = None
 _lock = threading.Lock()
@@ -68,9 +74,93 @@ def _running_elsewhere(folder: Path) -> str | None:
 def connect(url: str | None = None) -> RedisClient:
     """A client for url (default: redis_url()); a RedisCluster for redis+cluster:// URLs."""
     url = url or redis_url()
+    timeouts = {
+        "socket_timeout": COMMAND_TIMEOUT_SECONDS,
+        "socket_connect_timeout": COMMAND_TIMEOUT_SECONDS,
+    }
     if url.startswith(CLUSTER_SCHEME):
-        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME) :])
-    return redis.Redis.from_url(url)
+        return RedisCluster.from_url(
+            "redis://" + url[len(CLUSTER_SCHEME) :], connection_class=Connection, **timeouts
+        )
+    plain = parse_url(url).get("connection_class", redis.Connection)
+    return redis.Redis.from_url(url, connection_class=WAITING[plain], **timeouts)
+
+
+def block_seconds(command: Sequence[Any]) -> float | None:
+    """How long a command may block Redis's answer: 0 for most, None for ever (a 0 block)."""
+    name = _text(command[0]).upper() if command else ""
+    if name in ("XREAD", "XREADGROUP"):  # ... BLOCK <milliseconds> ...
+        words = [_text(word).upper() for word in command]
+        if "BLOCK" not in words:
+            return 0.0
+        milliseconds = float(command[words.index("BLOCK") + 1])
+        return milliseconds / 1000 if milliseconds else None
+    position = BLOCKING_TIMEOUT_AT.get(name)
+    if position is None:
+        return 0.0
+    seconds = float(command[position])
+    return seconds if seconds else None
+
+
+# Where a blocking list or sorted-set command has its timeout (in seconds; 0: for ever).
+BLOCKING_TIMEOUT_AT = {
+    "BLPOP": -1,
+    "BRPOP": -1,
+    "BRPOPLPUSH": -1,
+    "BLMOVE": -1,
+    "BZPOPMIN": -1,
+    "BZPOPMAX": -1,
+    "BLMPOP": 1,
+    "BZMPOP": 1,
+}
+
+
+def _text(word: Any) -> str:
+    return word.decode() if isinstance(word, bytes) else str(word)
+
+
+class WaitsOutBlocks:
+    """A connection that waits for a blocking command's answer as long as the command blocks,
+    plus its socket timeout (redis-py would give up at the socket timeout alone)."""
+
+    socket_timeout: float | None
+    _blocks: float | None = 0.0  # how long the command sent last may block
+
+    def send_command(self, *args: Any, **kwargs: Any) -> None:
+        """Send one command, noting how long it may block."""
+        super().send_command(*args, **kwargs)  # type: ignore[misc]
+        self._blocks = block_seconds(args)
+
+    def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        """Send packed commands (a pipeline's, or one command's from `send_command`)."""
+        self._blocks = 0.0
+        super().send_packed_command(command, check_health)  # type: ignore[misc]
+
+    def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        """The answer to the command sent last, waited for as long as it may block."""
+        if "timeout" not in kwargs and self._blocks != 0.0:
+            blocks, limit = self._blocks, self.socket_timeout
+            kwargs["timeout"] = None if blocks is None or limit is None else limit + blocks
+        return super().read_response(*args, **kwargs)  # type: ignore[misc]
+
+
+class Connection(WaitsOutBlocks, redis.Connection):
+    """A TCP connection (redis://) that waits out blocking commands."""
+
+
+class SSLConnection(WaitsOutBlocks, redis.SSLConnection):
+    """A TLS connection (rediss://) that waits out blocking commands."""
+
+
+class UnixConnection(WaitsOutBlocks, redis.UnixDomainSocketConnection):
+    """A Unix socket connection (unix://) that waits out blocking commands."""
+
+
+WAITING: dict[type, type] = {
+    redis.Connection: Connection,
+    redis.SSLConnection: SSLConnection,
+    redis.UnixDomainSocketConnection: UnixConnection,
+}
 
 
 def as_text(value: bytes | str) -> str:

@@ -124,12 +124,21 @@ def schema_for(cls: type) -> type[Schema]:
 
 def _build_schema(cls: type) -> type[Schema]:
     hints = typing.get_type_hints(cls)
-    declared: dict[str, Any] = {
-        f.name: field_for(hints[f.name]) for f in dataclasses.fields(cls) if f.init
-    }
+    declared: dict[str, Any] = {}
+    for item in dataclasses.fields(cls):
+        if item.init:
+            declared[item.name] = field_for(hints[item.name])
+            if _has_default(item):  # a field added later: records written before lack it
+                declared[item.name].required = False
 
     def make(self: Schema, data: dict[str, Any], **_: Any) -> Any:
         return cls(**data)
 
     declared["make"] = post_load(make)
     return type(f"{cls.__name__}Schema", (Schema,), declared)
+
+
+def _has_default(item: dataclasses.Field[Any]) -> bool:
+    return (
+        item.default is not dataclasses.MISSING or item.default_factory is not dataclasses.MISSING
+    )

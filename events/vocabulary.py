@@ -76,5 +76,14 @@ def _listed(value: Any) -> Any:
     return value
 
 
+def _table_opened_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 says whether the creator chose the seed; v1 tables were not marked (read: not)."""
+    return {**data, "seeded": False}
+
+
 TABLE_EVENTS = (TableOpened, SeatTaken, SeatLeft, TurnTimedOut, WebhookSet)
-VOCABULARY = Vocabulary({**EVENT_TYPES, **{cls.type: cls for cls in TABLE_EVENTS}})
+VOCABULARY = Vocabulary(
+    {**EVENT_TYPES, **{cls.type: cls for cls in TABLE_EVENTS}},
+    versions={"table_opened": 2},
+    upcasters={("table_opened", 1): _table_opened_v1_to_v2},
+)

@@ -58,7 +58,9 @@ def _start_game(em: Emitter, command: StartGame) -> None:
     if first is None:
         first = Chance(command.seed, "first-player").below(count)
     elif not 0 <= first < count:
-        raise IllegalCommand("unknown-seat", f"There is no seat {first}.")
+        raise IllegalCommand(
+            "unknown-seat", f"There is no seat {first}: seats are 0 to {count - 1}."
+        )
     em.emit(ev.GameStarted(edition.id, tuple(command.players), command.seed))
     _deal(em, first, command.deal)
 
@@ -74,7 +76,8 @@ def _game_on(state: GameState | None) -> GameState:
 
 def _check_seat(state: GameState, seat: int) -> None:
     if isinstance(seat, bool) or not 0 <= seat < len(state.players):
-        raise IllegalCommand("unknown-seat", f"There is no seat {seat!r}.")
+        last = len(state.players) - 1
+        raise IllegalCommand("unknown-seat", f"There is no seat {seat!r}: seats are 0 to {last}.")
 
 
 def _start_round(em: Emitter, command: StartRound) -> None:

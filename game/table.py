@@ -57,6 +57,7 @@ class Table:
     autostart: bool = True
     game: GameState | None = None
     results: tuple[tuple[int, ...], ...] = ()  # the winners of each earlier game at this table
+    seeded: bool = False  # its creator chose the seed: every deal is known to them (unfair)
 
     def with_game(self, game: GameState) -> Table:
         """The table with its game moved on (a quick `replace`: this runs for every event)."""
@@ -94,6 +95,7 @@ class OpenTable:
     on_timeout: str = "bot"
     autostart: bool = True
     host: TakeSeat | None = None  # the creator, seated at once
+    seeded: bool = False  # `seed` was chosen by the creator, not drawn by the server
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +138,13 @@ class SetWebhook:
 
 @dataclass(frozen=True, slots=True)
 class PlayAgain:
-    """Start a new game at this table, same seats, once the last one is over."""
+    """Start a new game at this table, same seats, once the last one is over.
+
+    `seed` is the new game's secret random source; None derives it from the table's seed
+    (`<seed>#<n>`), which anyone who saw the first game's seed can compute: for seeded tables.
+    """
+
+    seed: str | None = None
 
 
 TableCommand = OpenTable | TakeSeat | LeaveSeat | BeginGame | TimeOut | PlayAgain | SetWebhook
@@ -157,6 +165,7 @@ class TableOpened:
     turn_seconds: int | None
     on_timeout: str
     autostart: bool
+    seeded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +288,7 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         )
     first = command.first_player
     if first is not None and not 0 <= first < len(command.bots):
-        raise IllegalCommand("unknown-seat", f"There is no seat {first}.")
+        raise IllegalCommand("unknown-seat", _no_seat(first, len(command.bots)))
     if command.on_timeout not in TIMEOUT_CHOICES:
         raise IllegalCommand("bad-setting", "on_timeout is 'bot' or 'forfeit'.")
     if command.turn_seconds is not None and command.turn_seconds < 1:
@@ -292,6 +301,7 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         command.turn_seconds,
         command.on_timeout,
         command.autostart,
+        command.seeded,
     )
     events: list[Any] = [opened]
     new_table = evolve(None, opened)
@@ -310,7 +320,7 @@ def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
         raise IllegalCommand("no-open-seat", "Every seat is taken.")
     seat = humans_open[0] if command.seat is None else command.seat
     if not 0 <= seat < len(table.seats):
-        raise IllegalCommand("unknown-seat", f"There is no seat {seat}.")
+        raise IllegalCommand("unknown-seat", _no_seat(seat, len(table.seats)))
     if seat not in humans_open:
         raise IllegalCommand("seat-taken", f"Seat {seat} is not open to players.")
     name = command.name.strip()
@@ -320,6 +330,10 @@ def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
     if not autostart:
         return [taken]
     return [taken, *_start_if_full(evolve(table, taken))]
+
+
+def _no_seat(seat: int, seats: int) -> str:
+    return f"There is no seat {seat}: this table has seats 0 to {seats - 1}."
 
 
 def _leave(table: Table, command: LeaveSeat) -> list[Any]:
@@ -359,20 +373,21 @@ def _set_webhook(table: Table, command: SetWebhook) -> list[Any]:
     return [WebhookSet(command.seat, command.url, command.secret)]
 
 
-def _play_again(table: Table, _: PlayAgain) -> list[Any]:
+def _play_again(table: Table, command: PlayAgain) -> list[Any]:
     if table.game is None or table.game.phase is not Phase.OVER:
         raise IllegalCommand("game-not-over", "The game at this table is still being played.")
-    return _start(table)
+    return _start(table, command.seed)
 
 
 def _start_if_full(table: Table) -> list[Any]:
     return _start(table) if table.autostart and table.open_seats == 0 else []
 
 
-def _start(table: Table) -> list[Any]:
+def _start(table: Table, seed: str | None = None) -> list[Any]:
     names = tuple(seat.name or "" for seat in table.seats)
     number = len(table.results) + (2 if table.game is not None else 1)  # this game's number
-    seed = table.seed if number == 1 else f"{table.seed}#{number}"
+    if seed is None:
+        seed = table.seed if number == 1 else f"{table.seed}#{number}"
     first = table.first_player if number == 1 else None
     return list(step_rules(None, StartGame(table.edition, names, seed, first))[0])
 
@@ -382,7 +397,14 @@ def _opened(_: None, e: TableOpened) -> Table:
         TableSeat(bot, f"{bot}-bot-{seat + 1}" if bot else None) for seat, bot in enumerate(e.bots)
     )
     return Table(
-        e.edition, seats, e.seed, e.first_player, e.turn_seconds, e.on_timeout, e.autostart
+        e.edition,
+        seats,
+        e.seed,
+        e.first_player,
+        e.turn_seconds,
+        e.on_timeout,
+        e.autostart,
+        seeded=e.seeded,
     )
 
 

@@ -17,6 +17,7 @@
 | `LOVELETTER_WEBHOOK_ALLOW_PRIVATE` | off | allow webhooks to loopback or private addresses |
 | `LOVELETTER_WEBHOOK_RETRIES` | `5,30,120,600,3600` | seconds between webhook attempts |
 | `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a webhook call may take |
+| `LOVELETTER_SEEDED_GAMES` | off | let `POST /games` choose `seed` (such tables say `seeded`) |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -63,6 +64,7 @@ class Settings:
     webhook_allow_private: bool = False
     webhook_retries: tuple[int, ...] = (5, 30, 120, 600, 3600)  # seconds between attempts
     webhook_timeout: float = 5.0
+    seeded_games: bool = False  # a creator may choose the seed (and so know every deal)
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -96,6 +98,7 @@ class Settings:
                 else default.webhook_retries
             ),
             webhook_timeout=float(get("WEBHOOK_TIMEOUT") or default.webhook_timeout),
+            seeded_games=_switch(get("SEEDED_GAMES")),
         )
 
 
@@ -125,6 +128,11 @@ def parse_origins(value: str | tuple[str, ...] | list[str] | None) -> tuple[str,
 
 def _limit(value: str | Limit | None, default: Limit | None) -> Limit | None:
     return default if value is None else parse_limit(value)
+
+
+def _switch(value: Any) -> bool:
+    """On for `1`, `true`, `yes` or `on` (any case); off when unset or anything else."""
+    return str(value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _positive(value: Any, default: int, *, allow_zero: bool = False) -> int:

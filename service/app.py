@@ -10,7 +10,7 @@ import http
 import importlib
 import types
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import IO, Any
 
 from flask import Flask, request
 from flask_cors import CORS
@@ -25,6 +25,7 @@ from events.store import GAME_ID
 from play.context import Context
 from play.settings import Settings
 from service import errors, metrics
+from service.blueprints.base import BODY_METHODS
 from service.deps import EXTENSION, Services, services
 from service.jsonprovider import OrjsonProvider
 from service.ratelimit import RateLimiter, install_limiter
@@ -43,7 +44,6 @@ API_TITLE = "Love Letter"
 API_VERSION = "1"
 OPENAPI_VERSION = "3.0.3"
 SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
-BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 EXPOSED_HEADERS = ("Retry-After", "ETag", "Location")
 API_DESCRIPTION = f"""\
 An event-sourced Love Letter game service.
@@ -125,7 +125,7 @@ def create_app(
         OPENAPI_SWAGGER_UI_PATH="docs",
         OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_URL,
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
-        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        MAX_CONTENT_LENGTH=settings.max_body_bytes + 1,  # a chunked body: see _check_body
     )
     app.config.update(config or {})
     metrics.install_request_metrics(app)  # first, so it times everything after it
@@ -180,18 +180,17 @@ def api_of(app: Flask) -> Api:
 
 
 def _check_body() -> None:
-    """Refuse oversized bodies (413) and bodies that are not JSON (415) before any view runs."""
+    """Refuse oversized bodies (413) and bodies that are not JSON (415) before any view runs.
+
+    A chunked body has no Content-Length: it is read here, at most one byte past the limit (the
+    app's MAX_CONTENT_LENGTH), and the rest of a longer one is read and dropped (see _drain).
+    """
+    if request.method not in BODY_METHODS:
+        return  # a body is never read for other methods
     length = request.content_length
     limit = services().settings.max_body_bytes
     if length is not None and length > limit:
-        raise errors.ApiError(
-            413,
-            "payload-too-large",
-            "Payload too large",
-            f"The request body has {length} bytes; at most {limit} are accepted.",
-        )
-    if request.method not in BODY_METHODS:
-        return
+        raise _too_large(f"The request body has {length} bytes; at most {limit} are accepted.")
     chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
     if (length or chunked) and not request.is_json:
         raise errors.ApiError(
@@ -200,3 +199,22 @@ def _check_body() -> None:
             "Unsupported media type",
             "The request body must be JSON (Content-Type: application/json).",
         )
+    if chunked and len(request.get_data(cache=True)) > limit:
+        _drain(request.environ["wsgi.input"])
+        raise _too_large(f"The request body has more than {limit} bytes, the most accepted.")
+
+
+DRAIN_BYTES = 1 << 20
+
+
+def _drain(body: IO[bytes]) -> None:
+    """Read and drop the rest of a refused body, up to DRAIN_BYTES: a client that sends all of
+    its body before it reads the answer gets the 413 and keeps its connection (the server would
+    otherwise close it on the unread body, and the client would see a broken pipe)."""
+    dropped = 0
+    while dropped < DRAIN_BYTES and (chunk := body.read(64 * 1024)):
+        dropped += len(chunk)
+
+
+def _too_large(detail: str) -> errors.ApiError:
+    return errors.ApiError(413, "payload-too-large", "Payload too large", detail)

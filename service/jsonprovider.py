@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import orjson
@@ -14,17 +13,30 @@ from flask.json.provider import DefaultJSONProvider
 OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
-# orjson reads integers beyond 64 bits as floats: a text with such a long run of digits is
-# read again by the standard library, once orjson has found it well-formed.
-LONG_DIGITS = re.compile(rb"[0-9]{19,}")
-
-
 def loads(text: str | bytes) -> Any:
-    """The value of a JSON text; JSONDecodeError if it is not JSON, holds a lone surrogate or
-    nests deeper than 1,024 (which the standard library would let through or overflow on)."""
-    value = orjson.loads(text)
-    data = text.encode() if isinstance(text, str) else text
-    return json.loads(data) if LONG_DIGITS.search(data) else value
+    """The value of a JSON text; JSONDecodeError if it is not JSON, holds a lone surrogate,
+    nests deeper than 1,024 (which the standard library would let through or overflow on), or
+    has an object that names a key twice (which orjson would read as its last value)."""
+    orjson.loads(text)  # refuses the first three, fast
+    try:
+        # The standard library sees every key, and reads integers beyond 64 bits as integers.
+        return json.loads(text, object_pairs_hook=_distinct_keys)
+    except RecursionError:  # nesting orjson allows but Python's stack does not
+        raise json.JSONDecodeError("too deeply nested", _as_str(text), 0) from None
+
+
+def _distinct_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object as a dict; JSONDecodeError if it names a key twice."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        names = [name for name, _ in pairs]
+        twice = next(name for name in names if names.count(name) > 1)
+        raise json.JSONDecodeError(f"the key {twice!r} appears twice", "", 0)
+    return found
+
+
+def _as_str(text: str | bytes) -> str:
+    return text if isinstance(text, str) else text.decode("utf-8", "replace")
 
 
 class OrjsonProvider(DefaultJSONProvider):

@@ -38,6 +38,7 @@ def table_json(game_id: str, loaded: LoadedGame) -> dict[str, Any]:
         "on_timeout": table.on_timeout,
         "autostart": table.autostart,
         "games_played": len(table.results) + (1 if table.status == "over" else 0),
+        "seeded": table.seeded,
     }
 
 

@@ -9,8 +9,6 @@ import logging
 import time
 from datetime import UTC, datetime
 
-import requests
-
 from events.games import LoadedGame
 from events.store import Idempotency
 from game.bots import Options, make_policy
@@ -22,7 +20,7 @@ from game.views import view
 from play.context import Context, current
 from play.follow_up import LEASE_SECONDS
 from play.send_command import StaleVersion, send_command
-from play.webhooks import headers, url_problem
+from play.webhooks import Refused, headers, post, resolve
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +67,10 @@ def deliver_webhook(game_id: str, version: int, seat: int) -> str:
     seated = game.table.seats[seat]
     if seated.webhook is None or seated.webhook_secret is None:
         return "no-webhook"
-    problem = url_problem(seated.webhook, allow_private=ctx.settings.webhook_allow_private)
-    if problem is not None:
-        log.warning("webhook of %s seat %s refused: %s", game_id, seat, problem)
+    try:  # resolved once: the delivery goes to an address checked here
+        destination = resolve(seated.webhook, allow_private=ctx.settings.webhook_allow_private)
+    except Refused as refusal:
+        log.warning("webhook of %s seat %s refused: %s", game_id, seat, refusal)
         return "refused"
     now = int(time.time())
     payload = {
@@ -86,14 +85,10 @@ def deliver_webhook(game_id: str, version: int, seat: int) -> str:
     }
     body = json.dumps(payload, separators=(",", ":")).encode()
     message_id = f"msg_{game_id}_{version}_{seat}"
-    response = requests.post(
-        seated.webhook,
-        data=body,
-        headers=headers(seated.webhook_secret, message_id, now, body),
-        timeout=ctx.settings.webhook_timeout,
-        allow_redirects=False,
-    )
-    response.raise_for_status()
+    signed = headers(seated.webhook_secret, message_id, now, body)
+    status = post(destination, body, signed, timeout=ctx.settings.webhook_timeout)
+    if not 200 <= status < 300:  # a redirect is not followed: not delivered either
+        raise WebhookFailed(f"the webhook of {game_id} seat {seat} answered {status}")
     return "delivered"
 
 
@@ -133,3 +128,7 @@ def _send(
     except StaleVersion:
         return STALE
     return "repeated" if sent.repeated else "ok"
+
+
+class WebhookFailed(Exception):
+    """A receiver answered something else than 2xx (RQ tries again later)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask import Response, jsonify, url_for
@@ -14,7 +13,7 @@ from service import auth
 from service.apidoc import problems
 from service.auth import audience
 from service.blueprints.base import Blueprint
-from service.deps import context
+from service.deps import context, services
 from service.errors import ApiError
 from service.lookup import find_game
 from service.ratelimit import rate_limited
@@ -26,6 +25,7 @@ from service.schemas.games import (
     GameListSchema,
     ViewSchema,
 )
+from service.seeds import opening_seed
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Games and their views")
 
@@ -64,10 +64,12 @@ class Games(MethodView):
         if "name" in body and None in bots:
             token = auth.new_token()
             host = TakeSeat(bots.index(None), body["name"], auth.token_hash(token))
+        seed, seeded = opening_seed(body, services().settings.seeded_games)
         command = OpenTable(
             edition=body["edition"],
             bots=bots,
-            seed=body.get("seed") or secrets.token_hex(16),
+            seed=seed,
+            seeded=seeded,
             first_player=body.get("first_player"),
             turn_seconds=body.get("turn_seconds"),
             on_timeout=body["on_timeout"],

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from game.table import BeginGame, LeaveSeat, PlayAgain, SetWebhook, Table, TakeSeat
+from game.table import BeginGame, LeaveSeat, SetWebhook, Table, TakeSeat
 from play.lobby import send_to_table
 from play.webhooks import new_secret, url_problem
 from service import auth
@@ -26,6 +26,7 @@ from service.schemas.games import (
     WebhookCreatedSchema,
     WebhookSchema,
 )
+from service.seeds import rematch
 
 blp = Blueprint("seats", __name__, url_prefix="/games", description="Seats at a game")
 
@@ -88,8 +89,10 @@ class Rematch(MethodView):
     @blp.response(200, ViewSchema)
     @problems(401, 404, 409)
     def post(self, game_id: str) -> Response:
-        """Once the game is over, any seated player deals a new game with the same seats."""
-        return _by_a_seated_player(game_id, PlayAgain())
+        """Once the game is over, any seated player deals a new game with the same seats (from
+        a fresh secret seed)."""
+        _, table = find_game(game_id)
+        return _by_a_seated_player(game_id, rematch(table))
 
 
 @blp.route("/<game_id:game_id>/seats/<int:seat>/webhook")

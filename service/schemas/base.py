@@ -6,6 +6,12 @@ from typing import Any
 
 import marshmallow as ma
 
+MAX_SEATS = 8  # the most seats of any edition's table
+SEAT_RULE = (
+    "a seat of the table, 0 to its number of seats - 1 (the document allows 0-7, the most seats"
+    " of any edition; a seat beyond this table is refused with 422 `unknown-seat`)"
+)
+
 
 class Schema(ma.Schema):
     """Base schema: unknown fields are an error (and `additionalProperties: false` in OpenAPI)."""
@@ -53,6 +59,11 @@ class StrictBoolean(ma.fields.Boolean):
         return value
 
 
-def seat_number(**options: Any) -> ma.fields.Integer:
-    """A seat number field (0 to 7, a JSON integer)."""
-    return ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=7), **options)
+def seat_number(description: str, **options: Any) -> ma.fields.Integer:
+    """A seat number field (a JSON integer, 0 to 7: the rest is checked against the table)."""
+    return ma.fields.Integer(
+        strict=True,
+        validate=ma.validate.Range(min=0, max=MAX_SEATS - 1),
+        metadata={"description": f"{description}: {SEAT_RULE}"},
+        **options,
+    )

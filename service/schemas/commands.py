@@ -38,7 +38,9 @@ class PlayCommandSchema(Schema):
 
     type = kind("play")
     card = fields.String(required=True, validate=CARD)
-    targets = fields.List(seat_number(), load_default=list, validate=validate.Length(max=2))
+    targets = fields.List(
+        seat_number("a chosen player"), load_default=list, validate=validate.Length(max=2)
+    )
     guess = Guess(
         metadata={
             "description": "Guard, Bishop: a card id, or a number (premium)",
@@ -48,7 +50,7 @@ class PlayCommandSchema(Schema):
             ],
         }
     )
-    look = seat_number(metadata={"description": "Cardinal: whose hand to look at"})
+    look = seat_number("Cardinal: whose hand to look at")
 
 
 class ChancellorCommandSchema(Schema):

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import unicodedata
+from typing import Any
+
+import marshmallow as ma
 from marshmallow import fields, validate
 
 from events.schemas import schema_for
@@ -9,9 +13,37 @@ from game.bots import POLICIES
 from game.editions import EDITIONS
 from game.table import TIMEOUT_CHOICES
 from game.views import SeatView
-from service.schemas.base import Schema, StrictBoolean, seat_number
+from service.schemas.base import MAX_SEATS, Schema, StrictBoolean, seat_number
 
-NAME = validate.Length(min=1, max=40)
+NAME_MAX = 40
+NAME_FORMAT = "player-name"  # the OpenAPI format of names (a pattern can't name Unicode classes)
+NAME_PUNCTUATION = frozenset(" .-_")
+NAME_RULE = (
+    f"1 to {NAME_MAX} characters: letters, marks and digits of any script, spaces, '.', '-' and"
+    " '_', with no space at either end (no control characters, no markup); kept in Unicode NFC"
+)
+MAX_WAIT_SECONDS = 60  # the longest long poll of the event feed
+
+
+class PlayerName(fields.String):
+    """A player's name as NAME_RULE says; anything else is a validation error."""
+
+    def __init__(self, **options: Any) -> None:
+        description = f"{options.pop('description')}; {NAME_RULE}"
+        super().__init__(
+            validate=validate.Length(min=1, max=NAME_MAX),
+            metadata={"description": description, "format": NAME_FORMAT},
+            **options,
+        )
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        name = unicodedata.normalize("NFC", super()._deserialize(value, attr, data, **kwargs))
+        allowed = all(
+            char in NAME_PUNCTUATION or unicodedata.category(char)[0] in "LMN" for char in name
+        )
+        if not allowed or name != name.strip(" ") or len(name) > NAME_MAX:
+            raise ma.ValidationError(f"A name is {NAME_RULE}.")
+        return name
 
 
 SEAT_KINDS = ("human", *sorted(POLICIES))
@@ -24,18 +56,23 @@ class CreateGameSchema(Schema):
     seats = fields.List(
         fields.String(validate=validate.OneOf(SEAT_KINDS)),
         required=True,
-        validate=validate.Length(min=2, max=8),
+        validate=validate.Length(min=2, max=MAX_SEATS),
         metadata={"description": "one entry per seat, in seat order: human or a bot policy"},
     )
-    name = fields.String(
-        validate=NAME,
-        metadata={"description": "the creator's name: they take the first human seat, if any"},
-    )
+    name = PlayerName(description="the creator's name: they take the first human seat, if any")
     seed = fields.String(
         validate=validate.Length(min=1, max=100),
-        metadata={"description": "the game's random seed (default: a secret random one)"},
+        metadata={
+            "description": "the first game's random seed, only where the operator allows seeded"
+            " games (else 422 `seed-not-allowed`): whoever chose it knows every deal, so the"
+            " table says `seeded` to everyone. By default each game is dealt from a fresh secret"
+            " the server draws and reveals once that game is over"
+        },
     )
-    first_player = seat_number()
+    first_player = seat_number(
+        "the seat that plays first in the first game (default: drawn at random); 0 to the"
+        " number of `seats` - 1"
+    )
     turn_seconds = fields.Integer(
         strict=True,
         validate=validate.Range(min=1, max=7 * 24 * 3600),
@@ -48,8 +85,8 @@ class CreateGameSchema(Schema):
 class JoinSchema(Schema):
     """Take an open human seat (the first one unless `seat` is given)."""
 
-    name = fields.String(required=True, validate=NAME)
-    seat = seat_number()
+    name = PlayerName(required=True, description="the player's name")
+    seat = seat_number("the seat to take (default: the first open one)")
 
 
 class WebhookSchema(Schema):
@@ -90,6 +127,10 @@ class GameSchema(Schema):
     on_timeout = fields.String(required=True)
     autostart = fields.Boolean(required=True)
     games_played = fields.Integer(required=True)
+    seeded = fields.Boolean(
+        required=True,
+        metadata={"description": "its creator chose the seed and so knows every deal: unfair"},
+    )
 
 
 class CreatedGameSchema(Schema):
@@ -155,7 +196,14 @@ class FeedQuerySchema(Schema):
     """Where to start reading, and how long to wait for news."""
 
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30))
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(min=0, max=MAX_WAIT_SECONDS),
+        metadata={
+            "description": f"seconds to wait for an event after `after` (at most "
+            f"{MAX_WAIT_SECONDS}); with none by then, the answer is 200 with no events"
+        },
+    )
     limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=5000))
 
 

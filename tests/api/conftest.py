@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,12 +12,13 @@ import pytest
 import requests
 from flask import Flask
 from flask.testing import FlaskClient
-from rq import Queue
 
+from bench import api as bench_api
 from events.connection import RedisClient, connect
 from events.redis_server import free_port
 from service.app import create_app
 from service.serve import Child, gunicorn_command
+from tests.redis_keys import delete_namespace, delete_queue, new_namespace
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,11 +36,10 @@ def redis_client(redis_url: str) -> Iterator[RedisClient]:
 @pytest.fixture
 def namespace(redis_client: RedisClient) -> Iterator[str]:
     """A key namespace (and job queue) of this test alone; deleted afterwards (never FLUSH*)."""
-    ns = f"test-api-{uuid.uuid4().hex[:12]}"
+    ns = new_namespace("api")
     yield ns
-    Queue(ns, connection=redis_client).empty()  # type: ignore[arg-type]
-    for key in list(redis_client.scan_iter(match=f"{ns}:*", count=1000)):
-        redis_client.delete(key)
+    delete_namespace(redis_client, ns)
+    delete_queue(redis_client, ns)
 
 
 @pytest.fixture
@@ -57,6 +56,20 @@ def make_app(redis_url: str, namespace: str) -> AppFactory:
         return create_app({**base, **(config or {})}, **kwargs)
 
     return build
+
+
+@pytest.fixture
+def gunicorn_app(redis_url: str, namespace: str) -> Iterator[str]:
+    """The app under real gunicorn (one worker, four threads) in this test's namespace; its
+    base URL."""
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "LOVELETTER_NAMESPACE": namespace,
+        "LOVELETTER_QUEUE": namespace,
+    }
+    with bench_api._server(bench_api.COMMAND_APP, env, 1, 4) as base_url:
+        yield base_url
 
 
 @pytest.fixture

@@ -60,6 +60,7 @@ def live_app(redis_env: str, namespace: str) -> Iterator[str]:
         "LOVELETTER_QUEUE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
         "LOVELETTER_RATE_LIMIT_SEAT": bench_api.NO_LIMIT,
+        "LOVELETTER_SEEDED_GAMES": "1",
     }
     with bench_api._server(bench_api.COMMAND_APP, env, 1, 4) as base_url:
         yield base_url

@@ -9,12 +9,21 @@ import pytest
 import schemathesis
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+from service.schemas.games import NAME_FORMAT
 
 from . import probe
 
 SKIPPED_PATHS = {"/probe/boom", "/probe/teapot", "/probe/raw"}  # the probe's deliberate errors
+# A name as the document describes it: letters, marks and digits of any script, spaces and
+# `.-_`, no space at either end (30 at most, as composing may lengthen a few).
+NAMES = st.text(
+    st.characters(categories=("L", "M", "N")) | st.sampled_from(" .-_"), min_size=1, max_size=30
+).filter(lambda name: name.strip(" ") == name)
+schemathesis.openapi.format(NAME_FORMAT, NAMES)
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])

@@ -107,7 +107,13 @@ def test_no_audience_ever_sees_a_card_it_may_not(
     make_app: Callable[..., Flask], edition: str, players: int, seed: int
 ) -> None:
     """Views (the first one included) and event feeds, for every seat and a spectator."""
-    app = make_app({"LOVELETTER_RATE_LIMIT_ADDRESS": "off", "LOVELETTER_RATE_LIMIT_SEAT": "off"})
+    app = make_app(
+        {
+            "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
+            "LOVELETTER_RATE_LIMIT_SEAT": "off",
+            "LOVELETTER_SEEDED_GAMES": "1",  # each example is dealt from its own seed
+        }
+    )
     client = app.test_client()
     rng = random.Random(seed)
     game, seated = new_game(client, edition, ["human"] * players, seed=str(seed))

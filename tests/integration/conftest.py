@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rq import Queue
 
 from events.connection import RedisClient, connect
 from play.context import Context
 from play.settings import Settings
+from tests.redis_keys import delete_namespace, delete_queue, new_namespace
 
 from .cluster import LocalCluster
 
@@ -55,10 +54,9 @@ def client(request: pytest.FixtureRequest) -> RedisClient:
 @pytest.fixture
 def namespace(client: RedisClient) -> Iterator[str]:
     """A key namespace of this test alone; its keys are deleted afterwards (never FLUSH*)."""
-    ns = f"test-{uuid.uuid4().hex[:12]}"
+    ns = new_namespace("store")
     yield ns
-    for key in list(client.scan_iter(match=f"{ns}:*", count=1000)):
-        client.delete(key)
+    delete_namespace(client, ns)
 
 
 @pytest.fixture
@@ -72,9 +70,8 @@ def subprocess_env() -> dict[str, str]:
 @pytest.fixture
 def ctx(single_client: RedisClient) -> Iterator[Context]:
     """The use cases' context in a namespace and queue of this test alone."""
-    name = f"test-workers-{uuid.uuid4().hex[:10]}"
+    name = new_namespace("workers")
     settings = Settings(namespace=name, queue=name, webhook_allow_private=True)
     yield Context.on(single_client, settings)
-    Queue(name, connection=single_client).empty()  # type: ignore[arg-type]
-    for key in list(single_client.scan_iter(match=f"{name}:*", count=1000)):
-        single_client.delete(key)
+    delete_namespace(single_client, name)
+    delete_queue(single_client, name)

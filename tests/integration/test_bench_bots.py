@@ -35,6 +35,7 @@ def test_bench_bots_times_replies_and_empty_jobs_then_cleans_up(
     assert result["reply"]["p50_ms"] <= result["reply_observed"]["p50_ms"]
     namespace = result["namespace"]
     assert not list(single_client.scan_iter(match=f"*{namespace}*", count=1000))
+    assert not [m for m in single_client.smembers("rq:queues") if namespace.encode() in m]
     for key in single_client.scan_iter(match="rq:worker:*", count=1000, _type="hash"):
         assert single_client.hget(key, "queues") != namespace.encode()
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import socket
+import time
 from pathlib import Path
 
 import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from events.connection import connect
+from events.connection import COMMAND_TIMEOUT_SECONDS, RedisClient, block_seconds, connect
+from events.store import EventStore
 
 from .helpers import gone, run_python
 
@@ -91,3 +94,42 @@ def test_a_second_process_uses_the_embedded_server_already_running(
     url, child_url, shared, embedded = run_python(code, env, tmp_path)
     assert child_url == url and shared == "b'yes'" and embedded == "None"
     assert not (tmp_path / "data" / "redis" / "url").exists()  # removed when it stopped
+
+
+@pytest.mark.slow
+def test_a_blocking_read_outlasts_the_socket_timeout(client: RedisClient, namespace: str) -> None:
+    """XREAD BLOCK for longer than an ordinary call may take answers when its block ends."""
+    store = EventStore(client, namespace=namespace)
+    wait = COMMAND_TIMEOUT_SECONDS + 1
+    start = time.monotonic()
+    assert store.follow("quiet", 0, wait) == []
+    assert wait <= time.monotonic() - start < wait + 2
+
+
+def test_an_ordinary_call_to_a_silent_server_gives_up() -> None:
+    """A server that accepts but never answers is noticed after COMMAND_TIMEOUT_SECONDS."""
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        client = connect(f"redis://127.0.0.1:{silent.getsockname()[1]}/0")
+        start = time.monotonic()
+        with pytest.raises(redis.TimeoutError):
+            client.get("anything")
+        took = time.monotonic() - start
+        client.close()
+    assert COMMAND_TIMEOUT_SECONDS <= took < COMMAND_TIMEOUT_SECONDS + 2
+
+
+@pytest.mark.parametrize(
+    ("command", "seconds"),
+    [
+        (("GET", "k"), 0.0),
+        (("XREAD", "COUNT", 5, "STREAMS", "s", "0-0"), 0.0),
+        (("XREAD", "BLOCK", 8000, "STREAMS", "s", "0-0"), 8.0),
+        ((b"xreadgroup", b"GROUP", b"g", b"c", b"BLOCK", b"250", b"STREAMS", b"s", b">"), 0.25),
+        (("XREAD", "BLOCK", 0, "STREAMS", "s", "$"), None),
+        (("BLMOVE", "a", "b", "LEFT", "RIGHT", 405), 405.0),
+        (("BLPOP", "a", "b", 0), None),
+        (("BZMPOP", 2.5, 1, "z", "MIN"), 2.5),
+    ],
+)
+def test_how_long_each_command_may_block(command: tuple[object, ...], seconds: float) -> None:
+    assert block_seconds(command) == seconds

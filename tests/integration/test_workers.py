@@ -12,8 +12,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from rq import Worker
 
 from events.audit import export_lines, verify_lines
+from events.connection import COMMAND_TIMEOUT_SECONDS
 from game.table import OpenTable, SetWebhook, TakeSeat
 from play.context import Context
 from play.webhooks import new_secret
@@ -152,3 +154,26 @@ def test_a_webhook_is_signed_and_retried_after_a_failure(redis_url: str, ctx: Co
     payload = json.loads(body)
     assert payload["type"] == "turn.ready" and payload["data"]["seat"] == 0
     assert payload["data"]["game"] == "hooked" and payload["data"]["decision"] == "play"
+
+
+@pytest.mark.slow
+def test_an_idle_worker_still_takes_jobs_after_the_socket_timeout(
+    redis_url: str, ctx: Context
+) -> None:
+    """RQ's blocking dequeue outlasts an ordinary call's timeout: a worker idle for longer
+    still runs the next job at once (its connection was not cut)."""
+    worker = start_worker(redis_url, ctx)
+    try:
+        deadline = time.monotonic() + 20
+        while not Worker.all(queue=ctx.queue):  # registered: about to wait for jobs
+            assert time.monotonic() < deadline, "the worker did not start"
+            time.sleep(0.1)
+        time.sleep(COMMAND_TIMEOUT_SECONDS + 3)
+        started = time.monotonic()
+        job = ctx.queue.enqueue("bench.noop.noop", job_id=f"noop-{ctx.settings.queue}")
+        result = job.latest_result(timeout=10)
+        assert result is not None and result.type == result.Type.SUCCESSFUL
+        assert time.monotonic() - started < 3
+        assert worker.process.poll() is None
+    finally:
+        worker.stop()

@@ -14,6 +14,7 @@ from typing import Any
 from events.games import LoadedGame
 from play.context import Context
 from play.send_command import Sent, load_game, send_command
+from tests.redis_keys import worker_name
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,7 +26,7 @@ class WorkerProcess:
         rq = str(Path(sys.executable).with_name("rq"))
         command = [
             rq, "worker", "--url", redis_url, "--worker-class", "workers.worker.Worker",
-            "--with-scheduler", "--logging_level", "WARNING", queue,
+            "--with-scheduler", "--logging_level", "WARNING", "--name", worker_name(queue), queue,
         ]  # fmt: skip
         environment = {**os.environ, "PYTHONPATH": str(REPO), **env}
         self.process = subprocess.Popen(command, env=environment, start_new_session=True)

@@ -51,8 +51,17 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
     "seat_taken": (1, ("seat", "name", "token_hash")),
     "sycophant_marked": (1, ("seat", "target")),
     "table_opened": (
-        1,
-        ("edition", "bots", "seed", "first_player", "turn_seconds", "on_timeout", "autostart"),
+        2,
+        (
+            "edition",
+            "bots",
+            "seed",
+            "first_player",
+            "turn_seconds",
+            "on_timeout",
+            "autostart",
+            "seeded",
+        ),
     ),
     "token_gained": (1, ("seat", "reason")),
     "turn_started": (1, ("seat", "card")),
@@ -194,3 +203,37 @@ def test_recorded_commands_round_trip(name: str) -> None:
     command = examples[name]
     assert encode_command(command) == dump_command(command)  # the quick path, as the schema
     assert decode_command(json.loads(json.dumps(encode_command(command)))) == command
+
+
+def test_a_stream_written_before_rematch_secrets_still_verifies() -> None:
+    """table_opened v1 (no `seeded`), an open_table command without `seeded` and a play_again
+    without `seed` (the rematch dealt from `<seed>#2`): read as before, and every deal of both
+    games verified."""
+    from events.audit import verify
+    from game.commands import Forfeit
+    from game.table import PlayAgain, evolve
+
+    commands: list[Any] = [OpenTable("classic", (None, None), "old"), TakeSeat(0, "a", "h0"),
+                           TakeSeat(1, "b", "h1"), None, PlayAgain(), None]  # fmt: skip
+    table: Any = None
+    records: list[dict[str, Any]] = []
+    for command in commands:
+        if command is None:  # the seat to act gives up, ending the game
+            command = Forfeit(table.game.current)
+        meta = {"command": encode_command(command)}
+        meta["command"].pop("seeded", None)
+        if isinstance(command, PlayAgain):
+            del meta["command"]["seed"]
+        for offset, event in enumerate(decide(table, command)):
+            stored = VOCABULARY.encode(event)
+            if stored["type"] == "table_opened":
+                stored = {**{k: v for k, v in stored.items() if k != "seeded"}, "v": 1}
+            records.append({"version": len(records) + 1, "event": stored,
+                            "meta": None if offset else meta})  # fmt: skip
+            table = evolve(table, event)
+    assert table.seeded is False
+    assert table.game.seed == "old#2"
+    report = verify(records)
+    assert report.ok, report.divergence
+    assert report.deals_opened == 2
+    assert VOCABULARY.decode(records[0]["event"]).seeded is False
