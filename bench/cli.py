@@ -1,4 +1,5 @@
-"""`loveletter bench ...`: the performance benchmarks, one sub-command each."""
+"""`loveletter bench ...` (the performance benchmarks, one sub-command each) and `loveletter
+chaos` (games played under injected faults)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,13 @@ import argparse
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the `bench` command group."""
+    """Add the `bench` command group and `chaos`."""
     parser = subparsers.add_parser("bench", help="performance benchmarks")
     group = parser.add_subparsers(dest="bench", required=True, metavar="BENCH")
-    from bench import api, bots, engine, store
+    from bench import api, bots, chaos, engine, store
 
     engine.register(group)
     store.register_bench(group)
     api.register_bench(group)
     bots.register_bench(group)
+    chaos.register(subparsers)

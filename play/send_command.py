@@ -80,6 +80,8 @@ def send_command(
         raise
     now = time.time()
     record = {"command": encode_command(command), "at": now, **(meta or {})}
+    if idempotency is not None:  # which request of its caller this was, for the audit
+        record["key"] = idempotency.key
     appended = ctx.games.append(
         game_id,
         game,
