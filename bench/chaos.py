@@ -10,8 +10,9 @@ for a while and resumed, and Redis is SIGKILLed and restarted on its AOF.
 
 Afterwards every stream is read back and the account printed: games started and finished,
 commands acknowledged (a 200 answer), lost (acknowledged but not in the stream), applied twice
-(one request's key recorded twice), games that waited on a job longer than the bound, and
-`verify` failures. Everything it started is stopped and its folder removed.
+(one request's key recorded twice), games stuck (that waited on a lost job longer than the
+bound: its bot's job neither in the queue nor running on a live worker), and `verify` failures.
+Everything it started is stopped and its folder removed.
 """
 
 from __future__ import annotations
@@ -33,17 +34,21 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
 
 import play
 from events.audit import export_lines, verify_lines
 from events.connection import connect
 from events.redis_server import EmbeddedRedis, free_port
 from game.editions import EDITIONS
+from game.table import waiting_on
 from play.context import Context
+from play.follow_up import job_id
 from play.settings import Settings
 from service.serve import Child, gunicorn_command
 
-STUCK_BOUND_SECONDS = 10.0  # a game waiting on a job longer than this counts as stuck
+STUCK_BOUND_SECONDS = 10.0  # a game waiting on a lost job longer than this counts as stuck
 REQUEST_TIMEOUT_SECONDS = 10.0
 READY_TIMEOUT_SECONDS = 30.0
 WORKERS = 3
@@ -65,7 +70,7 @@ class Account:
     retries: int = 0
     answers: Counter[str] = field(default_factory=Counter)
     faults: Counter[str] = field(default_factory=Counter)
-    longest_wait_on_a_job_seconds: float = 0.0
+    longest_wait_on_a_lost_job_seconds: float = 0.0
     seconds: float = 0.0
 
     def figures(self) -> dict[str, Any]:
@@ -93,7 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--games", type=int, default=200, help="concurrent games (200)")
     parser.add_argument("--seed", type=int, default=1, help="the driver's random seed (1)")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds for all games (600)")
+    parser.add_argument("--timeout", type=float, default=1200, help="seconds for all games (1200)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
@@ -277,6 +282,8 @@ class Stack:
         self.workers: list[Child] = []
         self.paused: Child | None = None
         self.injected: Counter[str] = Counter()
+        self.started_workers = 0
+        self.dead_workers: set[str] = set()  # names of workers killed or gone
 
     def __enter__(self) -> Stack:
         for _ in range(APIS):
@@ -297,13 +304,15 @@ class Stack:
         self.redis.stop()
 
     def worker(self) -> Child:
-        """A new RQ worker process on this run's queue."""
+        """A new RQ worker process on this run's queue, named so its jobs can be traced."""
+        self.started_workers += 1
+        name = f"{self.namespace}-worker-{self.started_workers}"
         command = [
             sys.executable, "-m", "rq.cli", "worker", "--url", self.url,
             "--worker-class", "workers.worker.Worker", "--with-scheduler",
-            "--logging_level", "ERROR", self.namespace,
+            "--logging_level", "ERROR", "--name", name, self.namespace,
         ]  # fmt: skip
-        return Child("rq worker", command, self.env, quiet=True)
+        return Child(name, command, self.env, quiet=True)
 
     def faults(self, rng: random.Random) -> Iterator[None]:
         """One step of the fault schedule per second: a worker SIGKILLed and replaced every 2 s,
@@ -334,6 +343,7 @@ class Stack:
         if worker is self.paused:
             self.paused = None
         worker.stop()
+        self.dead_workers.add(worker.name)
         return self.worker()
 
     def resume(self) -> None:
@@ -360,38 +370,46 @@ class Stack:
 
 
 class Watcher:
-    """Notes, each time it looks, how long each unfinished game has waited on a job."""
+    """Notes, each time it looks, how long each game has waited on a lost job: it waits on a
+    bot, and that bot's job is neither waiting in the queue nor running on a live, unpaused
+    worker."""
 
     def __init__(self, stack: Stack, game_ids: list[str]) -> None:
         self.stack, self.game_ids = stack, game_ids
-        self.since: dict[str, tuple[int, float]] = {}  # game -> (version, when first seen)
+        self.lost_since: dict[str, float] = {}  # game -> when its job was first seen lost
         self.longest: dict[str, float] = {}
 
     def look(self) -> None:
-        """Read every game's version and whether it waits on a bot or a deadline."""
+        """Read every game and the state of the job it waits on."""
         try:
             ctx = self.stack.context()
             now = time.monotonic()
             for game_id in self.game_ids:
                 game = ctx.games.load(game_id)
-                table = game.table
-                waits_on_job = (
-                    table is not None
-                    and table.status == "playing"
-                    and table.game is not None
-                    and table.game.current is not None
-                    and table.seats[table.game.current].bot is not None
-                )
-                seen = self.since.get(game_id)
-                if not waits_on_job:
-                    self.since.pop(game_id, None)
-                elif seen is None or seen[0] != game.version:
-                    self.since[game_id] = (game.version, now)
-                else:
-                    waited = now - seen[1]
-                    self.longest[game_id] = max(self.longest.get(game_id, 0.0), waited)
+                waiting = waiting_on(game.table)
+                if (
+                    waiting is None
+                    or waiting.bot is None
+                    or self.served(ctx, game_id, game.version)
+                ):
+                    self.lost_since.pop(game_id, None)
+                    continue
+                since = self.lost_since.setdefault(game_id, now)
+                self.longest[game_id] = max(self.longest.get(game_id, 0.0), now - since)
         except Exception:  # Redis is restarting: look again next time
             return
+
+    def served(self, ctx: Context, game_id: str, version: int) -> bool:
+        """Whether the bot's job at this version waits in the queue or runs on a live worker."""
+        try:
+            job = Job.fetch(job_id(ctx, "bot", game_id, version), connection=ctx.queue.connection)
+        except NoSuchJobError:
+            return False
+        status = job.get_status()
+        if status == JobStatus.QUEUED:
+            return True
+        held = self.stack.dead_workers | ({self.stack.paused.name} if self.stack.paused else set())
+        return status == JobStatus.STARTED and job.worker_name not in held
 
 
 def settle(
@@ -413,7 +431,7 @@ def settle(
         if not verify_lines(export_lines(ctx.games.store, table.id)).ok:
             account.verify_failures += 1
     waits = watcher.longest.values()
-    account.longest_wait_on_a_job_seconds = round(max(waits, default=0.0), 1)
+    account.longest_wait_on_a_lost_job_seconds = round(max(waits, default=0.0), 1)
     account.games_stuck = sum(1 for waited in waits if waited > STUCK_BOUND_SECONDS)
 
 
