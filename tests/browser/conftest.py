@@ -133,13 +133,27 @@ def page(contexts: Contexts) -> Page:
     return contexts().page()
 
 
+# Controls without an accessible name (aria-label, a label, their text, or a title).
+UNNAMED_CONTROLS = """() => [...document.querySelectorAll(
+    'button, a[href], input, select, textarea, summary, [tabindex]:not([tabindex="-1"])')]
+  .filter((control) => control.type !== 'hidden' && !(
+    control.getAttribute('aria-label')
+    || [...(control.labels || [])].map((label) => label.textContent).join('')
+    || control.textContent || control.title || '').trim())
+  .map((control) => control.outerHTML.slice(0, 200))"""
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
 def screenshot(page: Page, name: str) -> list[Path]:
-    """Full-page screenshots at desktop and phone widths: `<name>-1280.png`, `<name>-375.png`."""
+    """Full-page screenshots at desktop and phone widths (`<name>-1280.png`, `<name>-375.png`),
+    checking at each width that nothing sticks out sideways and every control has a name."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     paths = []
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
         page.wait_for_timeout(100)  # a frame for the layout to settle
+        assert page.evaluate(OVERFLOW) <= 0, f"{name} is wider than {size['width']} px"
+        assert page.evaluate(UNNAMED_CONTROLS) == [], name
         path = SCREENSHOTS / f"{name}-{size['width']}.png"
         page.screenshot(path=str(path), full_page=True)
         paths.append(path)

@@ -8,6 +8,7 @@ from playwright.sync_api import Page
 
 from tests.browser.conftest import Contexts, screenshot
 from tests.browser.player import (
+    TURN_TIMEOUT_MS,
     api_view,
     create_game,
     held_seats,
@@ -15,6 +16,7 @@ from tests.browser.player import (
     play_to_the_end,
     shown_cards,
     take_turn,
+    version,
 )
 from tests.e2e.conftest import Served
 
@@ -40,6 +42,15 @@ def test_a_2019_game_against_the_heuristic_bot_is_played_to_the_end(
     assert offered == {f'"{command["card"]}"' for command in answer["legal"]}
     screenshot(page, "table")
 
+    # A move made with the keyboard alone: each choice puts the focus on the next question.
+    before = version(page)
+    page.locator("#moves [data-choice]").first.focus()
+    for _ in range(10):  # card, player, name, confirm: at most a few presses
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(100)
+        if version(page) != before:
+            break
+    assert version(page) != before, "the keyboard could not make a move"
     moves = play_to_the_end([page], random.Random(2019))
 
     final = api_view(server.base, game, token)
@@ -68,9 +79,9 @@ def test_a_premium_game_with_five_bots_is_played_to_the_end(
     assert len(answer["view"]["seats"]) == 6
     assert page.locator("#table .seat").count() == 6
     rng = random.Random(8)
-    while not my_turn(page):
-        page.wait_for_timeout(50)
-    take_turn(page, rng)
+    page.locator("#moves [data-choice], [data-game-over]").first.wait_for(timeout=TURN_TIMEOUT_MS)
+    if my_turn(page):
+        take_turn(page, rng)
     screenshot(page, "table-premium")
     play_to_the_end([page], rng)
     assert api_view(server.base, game, token)["game"]["status"] == "over"

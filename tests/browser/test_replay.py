@@ -12,7 +12,6 @@ from tests.browser.player import (
     api_view,
     create_game,
     held_seats,
-    my_turn,
     over,
     shown_cards,
     take_turn,
@@ -58,12 +57,12 @@ def test_replay_shows_the_api_view_at_every_step(server: Served, contexts: Conte
     token = held_seats(page)[game]["token"]
     rng = random.Random(4)
     moves = 0
-    while moves < MOVES and not over(page):
-        if my_turn(page):
-            take_turn(page, rng)
-            moves += 1
-        else:
-            page.wait_for_timeout(50)
+    while True:  # until MOVES are made and the bot has answered the last (or the game is over)
+        page.locator("#moves [data-choice], [data-game-over]").first.wait_for()
+        if moves == MOVES or over(page):
+            break
+        take_turn(page, rng)
+        moves += 1
     head = api_view(server.base, game, token)["game"]["version"]
 
     # As ann's seat, while the game goes on: step, then scrub with the keyboard.

@@ -30,6 +30,11 @@ async function call(method, path, { token, body, headers = {}, signal } = {}) {
   return data;
 }
 
+/** What went wrong, in a sentence: a problem's `detail`, or the browser's own message. */
+export function says(error) {
+  return error.detail || error.message;
+}
+
 const game = (id) => `/games/${encodeURIComponent(id)}`;
 
 export const api = {
@@ -40,7 +45,7 @@ export const api = {
   version: (id, version, token) => call("GET", `${game(id)}/versions/${version}`, { token }),
   events: (id, token, { after = 0, wait = 0, limit = 1000, signal } = {}) =>
     call("GET", `${game(id)}/events?${new URLSearchParams({ after, wait, limit })}`, { token, signal }),
-  join: (id, name, seat) => call("POST", `${game(id)}/seats`, { body: seat === undefined ? { name } : { name, seat } }),
+  join: (id, name) => call("POST", `${game(id)}/seats`, { body: { name } }),
   leave: (id, seat, token) => call("DELETE", `${game(id)}/seats/${seat}`, { token }),
   rematch: (id, token) => call("POST", `${game(id)}/rematch`, { token }),
   command: (id, token, version, key, body) =>

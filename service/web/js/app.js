@@ -4,6 +4,7 @@
 //   #/games/<game>           the table (as your seat if this browser holds one, else watching)
 //   #/games/<game>/replay[/<version>]
 
+import { says } from "./api.js";
 import { loadCatalog } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { showInvitation, showLobby } from "./lobby.js";
@@ -21,10 +22,13 @@ let leaving = null; // stops the current page's live updates or timers
 let shown = 0;
 
 async function route() {
-  const root = document.getElementById("main");
   leaving?.();
   leaving = null;
   const page = ++shown;
+  // Each page draws into its own element: one still loading when the reader moves on draws
+  // into an element no longer on the page.
+  const root = h("div");
+  replace(document.getElementById("main"), root);
   const hash = location.hash || "#/";
   const found = ROUTES.map(([pattern, show]) => [hash.match(pattern), show]).find(([match]) => match);
   try {
@@ -40,7 +44,7 @@ async function route() {
   } catch (problem) {
     if (page !== shown) return;
     replace(root, h("section", { class: "panel" }, h("h1", {}, "Something went wrong"),
-      h("p", { class: "notice error", role: "alert" }, problem.detail || problem.message),
+      h("p", { class: "notice error", role: "alert" }, says(problem)),
       h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
   }
 }

@@ -1,7 +1,7 @@
 // The table as one audience sees it at one version (a view of the API): seats, discard piles,
 // tokens, the deck, face-up cards, your hand and what you know. Shared by the table and replay.
 
-import { h, listing } from "./dom.js";
+import { h } from "./dom.js";
 import { card, edition as editionOf, theCard } from "./cards.js";
 
 /** A small card: its number and name (the effect as a tooltip); null: a hidden card. */
@@ -13,7 +13,7 @@ export function chip(editionId, id) {
 }
 
 /** A card in full: number, name and effect. */
-export function cardTile(editionId, id, tag = "li") {
+function cardTile(editionId, id, tag = "li") {
   const c = card(editionId, id);
   return h(tag, { class: "card", "data-card": id },
     h("div", { class: "card-head" }, h("span", { class: "rank", "aria-label": `number ${c.rank}` }, c.rank),
@@ -100,7 +100,7 @@ export function board(view, game, { you = null } = {}) {
 }
 
 /** What this seat learnt privately, and whether it may still be held there. */
-export function knownPanel(view) {
+function knownPanel(view) {
   const who = (seat) => (seat === view.you ? "you" : view.players[seat]);
   const items = view.known.map((k) => {
     const where = k.seat === null
@@ -127,7 +127,9 @@ export function reference(editionId) {
     ])));
 }
 
-/** "ann and bob". */
-export function names(view, seats) {
-  return listing(seats.map((seat) => view.players[seat]));
+/** Who sits at each seat of a table (`game` of a view), and which seats are open. */
+export function seatList(game) {
+  return h("ul", { class: "seat-list", "aria-label": "Seats" }, game.seats.map((seat) =>
+    h("li", { class: seat.open ? "open" : "" },
+      seat.open ? "open seat" : seat.bot ? `${seat.name} (${seat.bot} bot)` : seat.name)));
 }

@@ -1,7 +1,8 @@
 // The lobby: your name, a new game's settings, the open games (edition, seats, who is in) to
 // join or leave, your games, and games to watch or replay. And the invitation page.
 
-import { api } from "./api.js";
+import { api, says } from "./api.js";
+import { seatList } from "./board.js";
 import { botKinds, edition as editionOf, editions } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { forget, heldSeats, playerName, remember, rememberName, seatAt } from "./seats.js";
@@ -27,13 +28,6 @@ function nameOrComplain(input, notice) {
   }
   rememberName(name);
   return name;
-}
-
-/** The seats of a game as chips: who sits where, and which are open. */
-function seatChips(game) {
-  return h("ul", { class: "seat-list", "aria-label": "Seats" }, game.seats.map((seat) =>
-    h("li", { class: seat.open ? "open" : "" },
-      seat.open ? "open seat" : seat.bot ? `${seat.name} (${seat.bot} bot)` : seat.name)));
 }
 
 function createForm(name, notice) {
@@ -88,7 +82,7 @@ function createForm(name, notice) {
       }
       location.hash = `#/games/${encodeURIComponent(created.game.id)}`;
     } catch (problem) {
-      notice.textContent = problem.detail;
+      notice.textContent = says(problem);
     }
   }
 
@@ -103,13 +97,13 @@ function createForm(name, notice) {
     h("button", { type: "submit", class: "primary" }, "Create the game"));
 }
 
-async function join(gameId, seat, name, notice) {
+async function join(gameId, name, notice) {
   try {
-    const taken = await api.join(gameId, name, seat);
+    const taken = await api.join(gameId, name);
     remember(gameId, { seat: taken.seat, token: taken.token, name });
     location.hash = `#/games/${encodeURIComponent(gameId)}`;
   } catch (problem) {
-    notice.textContent = problem.detail;
+    notice.textContent = says(problem);
   }
 }
 
@@ -120,7 +114,7 @@ async function leave(gameId, notice, done) {
     forget(gameId);
     done();
   } catch (problem) {
-    notice.textContent = problem.detail;
+    notice.textContent = says(problem);
   }
 }
 
@@ -129,8 +123,8 @@ export async function showLobby(root) {
   const notice = h("p", { class: "notice error", role: "alert" });
   const name = nameField();
   const openList = h("div", { "aria-live": "polite" }, h("p", { class: "muted" }, "Loading…"));
-  const mine = h("div");
-  const others = h("div");
+  const mine = h("div", { class: "mine" });
+  const others = h("div", { class: "others" });
   let shown = "";
 
   async function load() {
@@ -160,7 +154,7 @@ export async function showLobby(root) {
     return h("li", { "data-game": game.id },
       h("div", { class: "row" }, h("strong", {}, game.edition),
         h("span", { class: "muted small" }, `${game.seats.length - game.open_seats} of ${game.seats.length} seats taken · game ${game.id}`)),
-      seatChips(game),
+      seatList(game),
       h("div", { class: "row" },
         held
           ? [h("a", { class: "button", href: `#/games/${encodeURIComponent(game.id)}` }, "Open the table"),
@@ -170,7 +164,7 @@ export async function showLobby(root) {
               type: "button", class: "primary", "aria-label": `Join game ${game.id}`,
               onclick: () => {
                 const chosen = nameOrComplain(name.input, notice);
-                if (chosen) join(game.id, undefined, chosen, notice);
+                if (chosen) join(game.id, chosen, notice);
               },
             }, "Join")
             : null));
@@ -198,16 +192,13 @@ export async function showLobby(root) {
   }
 
   replace(root, h("div", { class: "lobby", id: "lobby" },
-    h("div", {},
-      h("h1", {}, "Lobby"),
-      h("div", { class: "panel" }, name.element), notice,
-      createForm(name.input, notice)),
-    h("div", {},
-      h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, "Open games"), openList),
-      mine, others)));
+    h("div", { class: "name" }, h("h1", {}, "Lobby"), h("div", { class: "panel" }, name.element), notice),
+    h("section", { class: "panel open", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, "Open games"), openList),
+    h("div", { class: "create" }, createForm(name.input, notice)),
+    mine, others));
   document.title = "Love Letter — Lobby";
   await load();
-  const timer = setInterval(() => load().catch((problem) => (notice.textContent = problem.detail || problem.message)), REFRESH_MS);
+  const timer = setInterval(() => load().catch((problem) => (notice.textContent = says(problem))), REFRESH_MS);
   return () => clearInterval(timer);
 }
 
@@ -229,11 +220,11 @@ export async function showInvitation(root, gameId) {
       onsubmit: (event) => {
         event.preventDefault();
         const chosen = nameOrComplain(name.input, notice);
-        if (chosen) join(gameId, undefined, chosen, notice);
+        if (chosen) join(gameId, chosen, notice);
       },
     }, name.element, h("button", { type: "submit", class: "primary" }, "Take a seat"));
   }
   replace(root, h("section", { class: "panel", id: "invitation", "aria-labelledby": "invite-title" },
     h("h1", { id: "invite-title" }, `You are invited to a game of Love Letter (${game.edition})`),
-    seatChips(game), notice, body));
+    seatList(game), notice, body));
 }

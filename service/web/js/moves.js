@@ -50,7 +50,7 @@ function label(field, value, { edition, players, you }) {
 }
 
 /** The move as a sentence: "Play the Guard on bob, naming the Priest". */
-export function sentence(command, { edition, players, you }) {
+function sentence(command, { edition, players, you }) {
   const who = (seat) => (seat === you ? "yourself" : players[seat]);
   if (command.type === "play") {
     let text = `Play ${theCard(edition, command.card)}`;

@@ -1,7 +1,7 @@
 // Replay: any game you may see, version by version, as your seat or as a spectator (after the
 // end, your seat sees every card), with the log so far and every deal checked.
 
-import { allEvents, api } from "./api.js";
+import { allEvents, api, says } from "./api.js";
 import { board, reference } from "./board.js";
 import { h, replace } from "./dom.js";
 import { roundsPanel } from "./rounds.js";
@@ -76,6 +76,7 @@ export async function showReplay(root, gameId, start) {
   }
 
   async function go(target) {
+    if (!root.isConnected) return; // the reader went to another page
     version = Math.min(Math.max(target, 1), head.game.version);
     slider.value = version;
     history.replaceState(null, "", `#/games/${encodeURIComponent(gameId)}/replay/${version}`);
@@ -87,10 +88,10 @@ export async function showReplay(root, gameId, start) {
       data = await views.get(key);
     } catch (problem) {
       views.delete(key);
-      replace(shown, h("p", { class: "notice error", role: "alert" }, problem.detail));
+      replace(shown, h("p", { class: "notice error", role: "alert" }, says(problem)));
       return;
     }
-    if (ask !== asked) return; // a later step was asked for meanwhile
+    if (ask !== asked || !root.isConnected) return; // a later step was asked for, or another page
     render(data);
   }
 

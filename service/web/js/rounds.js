@@ -1,12 +1,13 @@
 // Round summaries: who won each round and how, every hand that was revealed, the tokens
 // gained, and whether the deal opens the commitment published before play.
 
-import { h, listing } from "./dom.js";
+import { append, h, listing } from "./dom.js";
 import { chip } from "./board.js";
 import { canVerify, opens } from "./fairness.js";
 import { roundEnd, tokenReason } from "./words.js";
 
 const verdicts = new Map(); // "commitment salt" -> Promise<boolean>
+const opened = new Map(); // "game round" -> whether the reader opened (true) or closed it
 
 function verdict(round) {
   const key = `${round.commitment} ${round.salt}`;
@@ -15,7 +16,7 @@ function verdict(round) {
 }
 
 /** The commitment's state: verified, not matching, or sealed until the round ends. */
-export function commitmentStatus(round, upTo = Infinity) {
+function commitmentStatus(round, upTo = Infinity) {
   const element = h("span", { "data-commitment": round.commitment });
   if (round.ended === null || round.ended > upTo) {
     element.className = "sealed";
@@ -47,8 +48,10 @@ function summary(round, { edition, names, upTo, open }) {
     ...(ended ? round.showdown.map(([seat, id]) => ({ seat, cards: [id], how: "showdown" })) : []),
     ...round.eliminated.filter((e) => e.version <= upTo).map((e) => ({ seat: e.seat, cards: e.hand, how: "out" })),
   ];
-  return h("details", { "data-round": round.round, "data-game": round.game, open: open || undefined },
-    h("summary", {}, title),
+  const key = `${round.game} ${round.round}`;
+  const details = h("details", { "data-round": round.round, "data-game": round.game, open: opened.get(key) ?? open });
+  const heading = h("summary", { onclick: () => opened.set(key, !details.open) }, title);
+  return append(details, [heading,
     revealed.length
       ? h("ul", { class: "small" }, revealed.map((r) => h("li", {},
         r.how === "showdown" ? `${who(r.seat)} showed ` : `${who(r.seat)} was knocked out${r.cards.length ? " holding " : " with no card in hand"}`,
@@ -60,7 +63,7 @@ function summary(round, { edition, names, upTo, open }) {
     ended && round.setAside ? h("p", { class: "small" }, "Set aside face down: ", chip(edition, round.setAside)) : null,
     h("p", { class: "small" },
       h("span", { class: "commitment", title: "SHA-256 published when the round was dealt" }, `${round.commitment.slice(0, 16)}… `),
-      commitmentStatus(round, upTo)));
+      commitmentStatus(round, upTo))]);
 }
 
 /** The rounds panel; `upTo`: only what had happened by that version. */

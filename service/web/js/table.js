@@ -1,8 +1,8 @@
 // The table: the game as your seat (or a spectator) sees it, your moves, the log, the rounds,
 // and the waiting room before the start. Kept up to date by live.js.
 
-import { allEvents, api } from "./api.js";
-import { board, chip, reference, turnPhrase } from "./board.js";
+import { allEvents, api, says } from "./api.js";
+import { board, chip, reference, seatList, turnPhrase } from "./board.js";
 import { h, holdsFocus, listing, replace } from "./dom.js";
 import { follow } from "./live.js";
 import { composer } from "./moves.js";
@@ -16,7 +16,7 @@ function newKey() {
   return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export function inviteLink(gameId) {
+function inviteLink(gameId) {
   return `${location.origin}/#/join/${encodeURIComponent(gameId)}`;
 }
 
@@ -54,7 +54,7 @@ export async function showTable(root, gameId) {
     h("div", { class: "side" },
       h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), log, announcer),
       rounds,
-      h("div", { "data-reference": "" })));
+      reference(data.game.edition)));
   replace(root, page);
 
   function render() {
@@ -65,7 +65,7 @@ export async function showTable(root, gameId) {
     const names = game.seats.map((seat) => seat.name);
     const edition = game.edition;
     const turn = turnPhrase(view, you);
-    document.title = `${view && view.current === you && you !== null ? "▶ " : ""}Love Letter — ${game.edition}`;
+    if (root.isConnected) document.title = `${view && view.current === you && you !== null ? "▶ " : ""}Love Letter — ${game.edition}`;
 
     replace(header,
       h("h1", { id: "game-title" }, `Game ${game.id}`),
@@ -88,15 +88,13 @@ export async function showTable(root, gameId) {
     if (atBottom) log.scrollTop = log.scrollHeight;
     announcer.textContent = lines.at(-1)?.text || "";
     replace(rounds, roundsPanel(roundSummaries(events), { edition, names }));
-    const referenceSlot = page.querySelector("[data-reference]");
-    if (!referenceSlot.firstChild) referenceSlot.append(reference(edition));
   }
 
   function renderMoves(game, view) {
-    const legalKey = `${game.version} ${JSON.stringify(data.legal)}`;
-    if (composedFor === legalKey && !confirmingForfeit) return;
+    const shape = `${game.version} ${confirmingForfeit} ${JSON.stringify(data.legal)}`;
+    if (composedFor === shape) return;
     const hadFocus = holdsFocus(moves);
-    composedFor = legalKey;
+    composedFor = shape;
     const playing = view && view.phase === "round" && game.status === "playing";
     const parts = [h("h2", { id: "moves-title" }, data.legal.length ? "Your move" : "Moves")];
     if (data.legal.length) {
@@ -112,8 +110,8 @@ export async function showTable(root, gameId) {
       parts.push(confirmingForfeit
         ? h("div", { class: "row" }, "Give the whole game up?",
           h("button", { type: "button", "data-forfeit-confirm": "", onclick: () => { confirmingForfeit = false; send({ type: "forfeit" }); } }, "Yes, give up"),
-          h("button", { type: "button", onclick: () => { confirmingForfeit = false; composedFor = null; render(); } }, "No"))
-        : h("p", {}, h("button", { type: "button", class: "link", onclick: () => { confirmingForfeit = true; composedFor = null; render(); } }, "Give the game up…")));
+          h("button", { type: "button", onclick: () => { confirmingForfeit = false; render(); } }, "No"))
+        : h("p", {}, h("button", { type: "button", class: "link", onclick: () => { confirmingForfeit = true; render(); } }, "Give the game up…")));
     }
     replace(moves, parts);
     if (hadFocus || (moveControls && document.activeElement === document.body)) moveControls?.focus();
@@ -136,8 +134,7 @@ export async function showTable(root, gameId) {
     const input = h("input", { id: "invite", readOnly: true, value: link, size: 40 });
     return h("section", { class: "panel", "aria-labelledby": "waiting-title" },
       h("h2", { id: "waiting-title" }, `Waiting for ${open} more player${open === 1 ? "" : "s"}`),
-      h("ul", { class: "seat-list" }, game.seats.map((seat) =>
-        h("li", { class: seat.open ? "open" : "" }, seat.open ? "open seat" : seat.bot ? `${seat.name} (${seat.bot} bot)` : seat.name))),
+      seatList(game),
       h("div", { class: "field" }, h("label", { for: "invite" }, "Invitation link: a friend who opens it can take an open seat"),
         h("div", { class: "row" }, input, copy)),
       you !== null
@@ -164,7 +161,7 @@ export async function showTable(root, gameId) {
     } catch (problem) {
       notice.textContent = problem.status === 412
         ? "The game moved on before your move arrived: look again and choose anew."
-        : problem.detail;
+        : says(problem);
       composedFor = null;
       await refresh();
     }
@@ -176,7 +173,7 @@ export async function showTable(root, gameId) {
       forget(gameId);
       location.hash = "#/";
     } catch (problem) {
-      notice.textContent = problem.detail;
+      notice.textContent = says(problem);
     }
   }
 
@@ -184,7 +181,7 @@ export async function showTable(root, gameId) {
     try {
       apply(await api.rematch(gameId, token));
     } catch (problem) {
-      notice.textContent = problem.detail;
+      notice.textContent = says(problem);
     }
   }
 
@@ -207,7 +204,7 @@ export async function showTable(root, gameId) {
         try {
           apply(await api.game(gameId, token));
         } catch (problem) {
-          notice.textContent = problem.detail;
+          notice.textContent = says(problem);
         }
       } while (again);
     })().finally(() => (refreshing = null));
@@ -225,7 +222,7 @@ export async function showTable(root, gameId) {
     },
     onTrouble: (problem) => {
       const paused = "Live updates paused";
-      if (problem) notice.textContent = `${paused}: ${problem.detail || problem.message}. Retrying…`;
+      if (problem) notice.textContent = `${paused}: ${says(problem)}. Retrying…`;
       else if (notice.textContent.startsWith(paused)) notice.textContent = "";
     },
   });
