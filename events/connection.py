@@ -1,8 +1,9 @@
 """The one place that decides which Redis we talk to and builds the client.
 
 Clients use decode_responses=False (bytes in, bytes out): RQ requires it, and the store decodes
-its JSON itself. No socket timeout is set, so EventStore.follow's blocking reads are not cut
-short. A `redis+cluster://host:port` URL (our own convention) gives a RedisCluster.
+its JSON itself. No socket timeout is set (redis-py sets 5 s unless told otherwise), so
+EventStore.follow's blocking reads, as long as a feed's `wait`, are not cut short. A
+`redis+cluster://host:port` URL (our own convention) gives a RedisCluster.
 """
 
 from __future__ import annotations
@@ -69,5 +70,5 @@ def connect(url: str | None = None) -> RedisClient:
     """A client for url (default: redis_url()); a RedisCluster for redis+cluster:// URLs."""
     url = url or redis_url()
     if url.startswith(CLUSTER_SCHEME):
-        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME) :])
-    return redis.Redis.from_url(url)
+        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME) :], socket_timeout=None)
+    return redis.Redis.from_url(url, socket_timeout=None)

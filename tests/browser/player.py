@@ -44,9 +44,18 @@ def version(page: Page) -> int:
     return int(page.locator("#table").get_attribute("data-version") or 0)
 
 
+# A move to make (a choice, or a forced move to confirm), or the game's end.
+READY = "#moves [data-choice], #moves [data-confirm], [data-game-over]"
+
+
 def my_turn(page: Page) -> bool:
     """Whether the page offers a move now."""
     return page.locator("#moves [data-choice], #moves [data-confirm]").count() > 0
+
+
+def wait_for_turn(page: Page) -> None:
+    """Wait until the page offers a move or shows the game's end."""
+    page.locator(READY).first.wait_for(timeout=TURN_TIMEOUT_MS)
 
 
 def over(page: Page) -> bool:

@@ -8,7 +8,6 @@ from playwright.sync_api import Page
 
 from tests.browser.conftest import Contexts, screenshot
 from tests.browser.player import (
-    TURN_TIMEOUT_MS,
     api_view,
     create_game,
     held_seats,
@@ -17,6 +16,7 @@ from tests.browser.player import (
     shown_cards,
     take_turn,
     version,
+    wait_for_turn,
 )
 from tests.e2e.conftest import Served
 
@@ -79,7 +79,7 @@ def test_a_premium_game_with_five_bots_is_played_to_the_end(
     assert len(answer["view"]["seats"]) == 6
     assert page.locator("#table .seat").count() == 6
     rng = random.Random(8)
-    page.locator("#moves [data-choice], [data-game-over]").first.wait_for(timeout=TURN_TIMEOUT_MS)
+    wait_for_turn(page)
     if my_turn(page):
         take_turn(page, rng)
     screenshot(page, "table-premium")

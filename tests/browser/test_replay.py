@@ -15,6 +15,7 @@ from tests.browser.player import (
     over,
     shown_cards,
     take_turn,
+    wait_for_turn,
 )
 from tests.e2e.conftest import Served
 
@@ -58,7 +59,7 @@ def test_replay_shows_the_api_view_at_every_step(server: Served, contexts: Conte
     rng = random.Random(4)
     moves = 0
     while True:  # until MOVES are made and the bot has answered the last (or the game is over)
-        page.locator("#moves [data-choice], [data-game-over]").first.wait_for()
+        wait_for_turn(page)
         if moves == MOVES or over(page):
             break
         take_turn(page, rng)

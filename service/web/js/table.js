@@ -10,6 +10,8 @@ import { roundsPanel } from "./rounds.js";
 import { forget, seatAt } from "./seats.js";
 import { logLines, roundSummaries } from "./words.js";
 
+const RETRY_MS = 1000;
+
 /** A fresh Idempotency-Key (randomUUID needs a secure context; getRandomValues does not). */
 function newKey() {
   if (crypto.randomUUID) return crypto.randomUUID();
@@ -168,12 +170,14 @@ export async function showTable(root, gameId) {
   }
 
   async function leave() {
+    stop(); // the seat's token is about to stop working
     try {
       await api.leave(gameId, you, token);
       forget(gameId);
       location.hash = "#/";
     } catch (problem) {
       notice.textContent = says(problem);
+      startFollowing();
     }
   }
 
@@ -205,26 +209,33 @@ export async function showTable(root, gameId) {
           apply(await api.game(gameId, token));
         } catch (problem) {
           notice.textContent = says(problem);
+          const passing = !problem.status || problem.status >= 500; // worth another look
+          if (passing && root.isConnected) setTimeout(refresh, RETRY_MS);
         }
       } while (again);
     })().finally(() => (refreshing = null));
     return refreshing;
   }
 
+  let stop = () => {};
+  function startFollowing() {
+    stop = follow(gameId, {
+      token,
+      after: data.game.version, // the view's: events read after it may be newer than the view
+      onEvents: (news) => {
+        const last = events.length ? events.at(-1).version : 0;
+        events.push(...news.filter((event) => event.version > last));
+        refresh();
+      },
+      onTrouble: (problem) => {
+        const paused = "Live updates paused";
+        if (problem) notice.textContent = `${paused}: ${says(problem)}. Retrying…`;
+        else if (notice.textContent.startsWith(paused)) notice.textContent = "";
+      },
+    });
+  }
+
   render();
-  const stop = follow(gameId, {
-    token,
-    after: events.length ? events.at(-1).version : 0,
-    onEvents: (news) => {
-      const last = events.length ? events.at(-1).version : 0;
-      events.push(...news.filter((event) => event.version > last));
-      refresh();
-    },
-    onTrouble: (problem) => {
-      const paused = "Live updates paused";
-      if (problem) notice.textContent = `${paused}: ${says(problem)}. Retrying…`;
-      else if (notice.textContent.startsWith(paused)) notice.textContent = "";
-    },
-  });
-  return stop;
+  startFollowing();
+  return () => stop();
 }
