@@ -25,6 +25,7 @@ from events.store import GAME_ID
 from play.context import Context
 from play.settings import Settings
 from service import errors, metrics
+from service.blueprints import web
 from service.blueprints.base import BODY_METHODS
 from service.deps import EXTENSION, Services, services
 from service.jsonprovider import OrjsonProvider
@@ -38,12 +39,12 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.seats",
     "service.blueprints.commands",
     "service.blueprints.feed",
+    "service.blueprints.editions",
 )
 
 API_TITLE = "Love Letter"
 API_VERSION = "1"
 OPENAPI_VERSION = "3.0.3"
-SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
 EXPOSED_HEADERS = ("Retry-After", "ETag", "Location")
 API_DESCRIPTION = f"""\
 An event-sourced Love Letter game service.
@@ -123,7 +124,10 @@ def create_app(
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_URL,
+        OPENAPI_SWAGGER_UI_URL=web.SWAGGER_UI_URL,
+        OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from elsewhere
+        OPENAPI_REDOC_PATH="redoc",
+        OPENAPI_REDOC_URL=web.REDOC_URL,
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes + 1,  # a chunked body: see _check_body
     )
@@ -144,6 +148,7 @@ def create_app(
         api.register_blueprint(importlib.import_module(name).blp)
     for blp in extra_blueprints:
         api.register_blueprint(blp)
+    app.register_blueprint(web.blp)  # the web client and the docs' files: not in the API's spec
     return app
 
 

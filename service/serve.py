@@ -253,8 +253,9 @@ def banner(base: str, redis_url: str, options: ServeOptions) -> str:
     """Where to point a browser or curl."""
     return "\n".join(
         [
-            f"Love Letter API   {base}",
-            f"  docs            {base}/docs   (OpenAPI: {base}/openapi.json)",
+            f"Love Letter       {base}/   (play in your browser: lobby, tables, replays)",
+            f"  API             {base}",
+            f"  docs            {base}/docs   (ReDoc: {base}/redoc, OpenAPI: {base}/openapi.json)",
             f"  health          {base}/healthz   metrics: {base}/metrics",
             f"  redis           {redis_url}",
             f"  processes       gunicorn {options.workers}x{options.threads} threads,"

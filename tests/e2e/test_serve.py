@@ -29,6 +29,9 @@ def test_serve_starts_everything_and_stops_cleanly(
     status, exposition = get(base + "/metrics")
     assert status == 200 and 'endpoint="/healthz"' in exposition
     assert f"{base}/docs" in served.output()
+    assert f"Love Letter       {base}/ " in served.output()  # the web client's address
+    status, page = get(base + "/")
+    assert status == 200 and "/web/js/app.js" in page
     commands = " ".join(served.children.values())
     for program in ("gunicorn", "rq.cli worker", "redis-server"):
         assert program in commands, served.children

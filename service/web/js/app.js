@@ -1,0 +1,60 @@
+// The client's entry point: routes on the URL's fragment, which never holds a token.
+//   #/                       the lobby
+//   #/join/<game>            an invitation: take an open seat
+//   #/games/<game>           the table (as your seat if this browser holds one, else watching)
+//   #/games/<game>/replay[/<version>]
+
+import { says } from "./api.js";
+import { loadCatalog } from "./cards.js";
+import { h, replace } from "./dom.js";
+import { showInvitation, showLobby } from "./lobby.js";
+import { showReplay } from "./replay.js";
+import { showTable } from "./table.js";
+
+const ROUTES = [
+  [/^#?\/?$/, (root) => showLobby(root)],
+  [/^#\/join\/([^/]+)$/, (root, id) => showInvitation(root, id)],
+  [/^#\/games\/([^/]+)$/, (root, id) => showTable(root, id)],
+  [/^#\/games\/([^/]+)\/replay(?:\/(\d+))?$/, (root, id, version) => showReplay(root, id, version)],
+];
+
+let leaving = null; // stops the current page's live updates or timers
+let shown = 0;
+
+async function route() {
+  leaving?.();
+  leaving = null;
+  const page = ++shown;
+  // Each page draws into its own element: one still loading when the reader moves on draws
+  // into an element no longer on the page.
+  const root = h("div");
+  replace(document.getElementById("main"), root);
+  const hash = location.hash || "#/";
+  const found = ROUTES.map(([pattern, show]) => [hash.match(pattern), show]).find(([match]) => match);
+  try {
+    await loadCatalog();
+    if (!found) {
+      replace(root, h("section", { class: "panel" }, h("h1", {}, "Nothing here"), h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+      return;
+    }
+    const [match, show] = found;
+    const stop = await show(root, ...match.slice(1).map((part) => part && decodeURIComponent(part)));
+    if (page !== shown) stop?.(); // the reader moved on while this page was loading
+    else leaving = stop || null;
+  } catch (problem) {
+    if (page !== shown) return;
+    replace(root, h("section", { class: "panel" }, h("h1", {}, "Something went wrong"),
+      h("p", { class: "notice error", role: "alert" }, says(problem)),
+      h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+  }
+}
+
+document.querySelector(".skip")?.addEventListener("click", (event) => {
+  event.preventDefault();
+  document.getElementById("main").focus();
+});
+window.addEventListener("hashchange", () => {
+  route();
+  document.getElementById("main").focus({ preventScroll: true });
+});
+route();

@@ -1,0 +1,41 @@
+// Building the page: h("button", {class: "primary", onclick}, "Play") and friends.
+
+/** An element with properties (class, text, on*, data-*, aria-*, other attributes) and children. */
+export function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "class") element.className = value;
+    else if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else if (name in element && !name.includes("-")) element[name] = value;
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+/** Append children: elements, strings, arrays of them; null and false are skipped. */
+export function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+/** Replace an element's children. */
+export function replace(element, ...children) {
+  element.replaceChildren();
+  return append(element, children);
+}
+
+/** "a", "a and b", "a, b and c". */
+export function listing(items) {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/** Whether the keyboard focus is inside `element`. */
+export function holdsFocus(element) {
+  return element.contains(document.activeElement);
+}

@@ -1,0 +1,241 @@
+// The table: the game as your seat (or a spectator) sees it, your moves, the log, the rounds,
+// and the waiting room before the start. Kept up to date by live.js.
+
+import { allEvents, api, says } from "./api.js";
+import { board, chip, reference, seatList, turnPhrase } from "./board.js";
+import { h, holdsFocus, listing, replace } from "./dom.js";
+import { follow } from "./live.js";
+import { composer } from "./moves.js";
+import { roundsPanel } from "./rounds.js";
+import { forget, seatAt } from "./seats.js";
+import { logLines, roundSummaries } from "./words.js";
+
+const RETRY_MS = 1000;
+
+/** A fresh Idempotency-Key (randomUUID needs a secure context; getRandomValues does not). */
+function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function inviteLink(gameId) {
+  return `${location.origin}/#/join/${encodeURIComponent(gameId)}`;
+}
+
+/** Show game `gameId` in `root`; returns the function that stops its live updates. */
+export async function showTable(root, gameId) {
+  let held = seatAt(gameId);
+  let data;
+  try {
+    data = await api.game(gameId, held?.token);
+  } catch (problem) {
+    if (held && (problem.status === 401 || problem.status === 403)) {
+      forget(gameId); // a token this game does not know: look as a spectator
+      held = null;
+      data = await api.game(gameId, null);
+    } else throw problem;
+  }
+  const token = held?.token ?? null;
+  const you = held ? held.seat : null;
+  const events = await allEvents(gameId, token);
+  let composedFor = null; // the version and legal moves the move controls were built for
+  let moveControls = null;
+  let confirmingForfeit = false;
+
+  const header = h("section", { class: "panel", "aria-labelledby": "game-title" });
+  const waiting = h("div");
+  const over = h("div");
+  const boardArea = h("div", { "data-board": "" });
+  const notice = h("p", { class: "notice error", role: "alert", id: "notice" });
+  const moves = h("section", { class: "panel moves", id: "moves", "aria-labelledby": "moves-title" });
+  const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
+  const log = h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": "What happened, oldest first" });
+  const rounds = h("div");
+  const page = h("div", { class: "table-page", id: "table" },
+    h("div", { class: "stack" }, header, you !== null ? moves : null, notice, over, waiting, boardArea),
+    h("div", { class: "side" },
+      h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), log, announcer),
+      rounds,
+      reference(data.game.edition)));
+  replace(root, page);
+
+  function render() {
+    const game = data.game;
+    const view = data.view;
+    page.dataset.version = game.version;
+    page.dataset.status = game.status;
+    const names = game.seats.map((seat) => seat.name);
+    const edition = game.edition;
+    const turn = turnPhrase(view, you);
+    if (root.isConnected) document.title = `${view && view.current === you && you !== null ? "▶ " : ""}Love Letter — ${game.edition}`;
+
+    replace(header,
+      h("h1", { id: "game-title" }, `Game ${game.id}`),
+      h("div", { class: "status-line" },
+        h("span", { class: `turn${view && view.current === you && you !== null ? " yours" : ""}`, "data-turn": "" }, turn),
+        h("span", { class: "muted" }, `${game.edition} · ${game.seats.length} seats${game.turn_seconds ? ` · ${game.turn_seconds} s a move` : ""}`),
+        h("span", { class: "muted" }, you !== null ? `You are ${names[you]}` : "You are watching")),
+      h("div", { class: "row" },
+        h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay` }, "Replay"),
+        h("a", { href: "#/" }, "Lobby")));
+
+    replace(waiting, game.status === "open" ? waitingRoom(game) : null);
+    replace(over, view && view.phase === "over" ? gameOver(game, view) : null);
+    replace(boardArea, view ? board(view, game, { you }) : null);
+    if (you !== null) renderMoves(game, view);
+
+    const lines = logLines(events, { edition, names });
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    replace(log, lines.map((line) => h("li", { class: line.kind, "data-version": line.version }, line.text)));
+    if (atBottom) log.scrollTop = log.scrollHeight;
+    announcer.textContent = lines.at(-1)?.text || "";
+    replace(rounds, roundsPanel(roundSummaries(events), { edition, names }));
+  }
+
+  function renderMoves(game, view) {
+    const shape = `${game.version} ${confirmingForfeit} ${JSON.stringify(data.legal)}`;
+    if (composedFor === shape) return;
+    const hadFocus = holdsFocus(moves);
+    composedFor = shape;
+    const playing = view && view.phase === "round" && game.status === "playing";
+    const parts = [h("h2", { id: "moves-title" }, data.legal.length ? "Your move" : "Moves")];
+    if (data.legal.length) {
+      moveControls = composer(data.legal, { edition: game.edition, players: view.players, you }, send);
+      parts.push(moveControls.element);
+    } else {
+      moveControls = null;
+      parts.push(h("p", { class: "muted", "data-waiting": "" },
+        view ? (view.phase === "over" ? "The game is over." : `Waiting: ${turnPhrase(view, you)}.`) : "Waiting for players."));
+    }
+    const mine = view?.seats[you];
+    if (playing && mine && !mine.forfeited) {
+      parts.push(confirmingForfeit
+        ? h("div", { class: "row" }, "Give the whole game up?",
+          h("button", { type: "button", "data-forfeit-confirm": "", onclick: () => { confirmingForfeit = false; send({ type: "forfeit" }); } }, "Yes, give up"),
+          h("button", { type: "button", onclick: () => { confirmingForfeit = false; render(); } }, "No"))
+        : h("p", {}, h("button", { type: "button", class: "link", onclick: () => { confirmingForfeit = true; render(); } }, "Give the game up…")));
+    }
+    replace(moves, parts);
+    if (hadFocus || (moveControls && document.activeElement === document.body)) moveControls?.focus();
+  }
+
+  function waitingRoom(game) {
+    const open = game.seats.filter((seat) => seat.open).length;
+    const link = inviteLink(game.id);
+    const copy = h("button", {
+      type: "button",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          copy.textContent = "Copied";
+        } catch {
+          input.select();
+        }
+      },
+    }, "Copy");
+    const input = h("input", { id: "invite", readOnly: true, value: link, size: 40 });
+    return h("section", { class: "panel", "aria-labelledby": "waiting-title" },
+      h("h2", { id: "waiting-title" }, `Waiting for ${open} more player${open === 1 ? "" : "s"}`),
+      seatList(game),
+      h("div", { class: "field" }, h("label", { for: "invite" }, "Invitation link: a friend who opens it can take an open seat"),
+        h("div", { class: "row" }, input, copy)),
+      you !== null
+        ? h("button", { type: "button", onclick: leave }, "Leave my seat")
+        : h("a", { class: "button primary", href: `#/join/${encodeURIComponent(game.id)}` }, "Take a seat"));
+  }
+
+  function gameOver(game, view) {
+    const who = (seat) => view.players[seat];
+    const winners = view.game_winners;
+    return h("section", { class: "panel game-over", id: "game-over", "aria-labelledby": "over-title", "data-game-over": "" },
+      h("h2", { id: "over-title" }, winners.length ? `${listing(winners.map(who))} win${winners.length === 1 ? "s" : ""} the game` : "The game is over"),
+      h("ul", {}, view.seats.map((seat) => h("li", {}, `${seat.name}: ${seat.tokens} token${seat.tokens === 1 ? "" : "s"}`,
+        view.hands ? [", last hand: ", view.hands[seat.seat].length ? view.hands[seat.seat].map((id) => chip(game.edition, id)) : "none"] : ""))),
+      h("div", { class: "row" },
+        h("a", { class: "button", href: `#/games/${encodeURIComponent(game.id)}/replay` }, "Replay the game"),
+        you !== null ? h("button", { type: "button", onclick: rematch }, "Play again") : null));
+  }
+
+  async function send(command) {
+    try {
+      apply(await api.command(gameId, token, data.game.version, newKey(), command));
+      notice.textContent = "";
+    } catch (problem) {
+      notice.textContent = problem.status === 412
+        ? "The game moved on before your move arrived: look again and choose anew."
+        : says(problem);
+      composedFor = null;
+      await refresh();
+    }
+  }
+
+  async function leave() {
+    stop(); // the seat's token is about to stop working
+    try {
+      await api.leave(gameId, you, token);
+      forget(gameId);
+      location.hash = "#/";
+    } catch (problem) {
+      notice.textContent = says(problem);
+      startFollowing();
+    }
+  }
+
+  async function rematch() {
+    try {
+      apply(await api.rematch(gameId, token));
+    } catch (problem) {
+      notice.textContent = says(problem);
+    }
+  }
+
+  function apply(newer) {
+    if (newer.game.version < data.game.version) return;
+    data = newer;
+    render();
+  }
+
+  let refreshing = null;
+  let again = false;
+  async function refresh() {
+    if (refreshing) {
+      again = true;
+      return refreshing;
+    }
+    refreshing = (async () => {
+      do {
+        again = false;
+        try {
+          apply(await api.game(gameId, token));
+        } catch (problem) {
+          notice.textContent = says(problem);
+          const passing = !problem.status || problem.status >= 500; // worth another look
+          if (passing && root.isConnected) setTimeout(refresh, RETRY_MS);
+        }
+      } while (again);
+    })().finally(() => (refreshing = null));
+    return refreshing;
+  }
+
+  let stop = () => {};
+  function startFollowing() {
+    stop = follow(gameId, {
+      token,
+      after: data.game.version, // the view's: events read after it may be newer than the view
+      onEvents: (news) => {
+        const last = events.length ? events.at(-1).version : 0;
+        events.push(...news.filter((event) => event.version > last));
+        refresh();
+      },
+      onTrouble: (problem) => {
+        const paused = "Live updates paused";
+        if (problem) notice.textContent = `${paused}: ${says(problem)}. Retrying…`;
+        else if (notice.textContent.startsWith(paused)) notice.textContent = "";
+      },
+    });
+  }
+
+  render();
+  startFollowing();
+  return () => stop();
+}

@@ -1,0 +1,61 @@
+"""Live updates: a move made while the table is loading still reaches the page."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import requests
+from playwright.sync_api import Route
+
+from tests.browser.conftest import Contexts
+from tests.browser.player import api_view, wait_for_turn
+from tests.e2e.conftest import Served
+
+
+def bob_plays(base: str, game: str, token: str) -> None:
+    """bob sends his first legal move."""
+    seen = api_view(base, game, token)
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "If-Match": f'"{seen["game"]["version"]}"',
+        "Idempotency-Key": uuid.uuid4().hex,
+    }
+    url = f"{base}/games/{game}/commands"
+    moved = requests.post(url, json=seen["legal"][0], headers=headers, timeout=10)
+    assert moved.status_code == 200, moved.text
+
+
+def test_a_move_made_while_the_table_loads_is_not_missed(
+    server: Served, contexts: Contexts
+) -> None:
+    """bob moves after ann's page read the view but before it read the events: her page
+    still follows the game to her turn (it follows from the view's version)."""
+    created = requests.post(
+        f"{server.base}/games",
+        json={"edition": "2019", "seats": ["human", "human"], "name": "ann", "first_player": 1},
+        timeout=10,
+    ).json()
+    game, ann_token = created["game"]["id"], created["token"]
+    bob_token = requests.post(
+        f"{server.base}/games/{game}/seats", json={"name": "bob"}, timeout=10
+    ).json()["token"]
+    assert api_view(server.base, game, bob_token)["view"]["current"] == 1
+
+    def bob_moves_meanwhile(route: Route) -> None:
+        answer = route.fetch()  # ann's view: bob's turn
+        bob_plays(server.base, game, bob_token)
+        route.fulfill(response=answer)
+
+    page = contexts().page()
+    page.goto(server.base + "/")
+    seats = {game: {"seat": 0, "token": ann_token, "name": "ann", "at": 0}}
+    page.evaluate("seats => localStorage.setItem('loveletter.seats', seats)", json.dumps(seats))
+    page.route(f"**/games/{game}", bob_moves_meanwhile, times=1)
+    page.goto(f"{server.base}/#/games/{game}")
+    page.locator("#table").wait_for()
+    # bob's move may have won him the round, and the next one starts with him: he plays on.
+    while api_view(server.base, game, ann_token)["view"]["current"] != 0:
+        bob_plays(server.base, game, bob_token)
+    wait_for_turn(page)
+    assert page.locator("#moves [data-choice], #moves [data-confirm]").count()
