@@ -83,7 +83,7 @@ def test_compose_api_and_worker_use_the_code() -> None:
     assert_wsgi_target(api["command"])
     assert api["command"] == json.loads(dockerfile_instruction("CMD")[-1])
     assert api["image"] == worker["image"]
-    assert worker["command"][:2] == ["rq", "worker"]
+    assert worker["command"][:4] == ["python", "-m", "workers", "worker"]  # RQ's, in our logs
     assert worker["command"][-1] == QUEUE_NAME
     worker_class = worker["command"][worker["command"].index("--worker-class") + 1]
     module, _, name = worker_class.rpartition(".")

@@ -30,7 +30,7 @@ def test_serve_starts_everything_and_stops_cleanly(
     assert status == 200 and 'endpoint="/healthz"' in exposition
     assert f"{base}/docs" in served.output()
     commands = " ".join(served.children.values())
-    for program in ("gunicorn", "rq.cli worker", "redis-server"):
+    for program in ("gunicorn", "-m workers worker", "redis-server"):
         assert program in commands, served.children
     served.stop(stop_signal)
 
@@ -59,7 +59,7 @@ def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) ->
     answers throughout, and a bot game still plays through to its end."""
     served = serve("--workers", "1", "--threads", "2")
     for _ in range(2):
-        worker = next(pid for pid, line in served.children.items() if "rq.cli worker" in line)
+        worker = next(pid for pid, line in served.children.items() if "-m workers worker" in line)
         os.kill(worker, signal.SIGKILL)
         deadline = time.monotonic() + 15
         while True:
@@ -67,7 +67,7 @@ def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) ->
             workers = [
                 pid
                 for pid, line in descendants(served.process.pid).items()
-                if "rq.cli worker" in line and pid != worker
+                if "-m workers worker" in line and pid != worker
             ]
             if workers:
                 break
