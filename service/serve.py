@@ -170,7 +170,11 @@ def serve(options: ServeOptions) -> int:
     children: list[Supervised] = []
     status = 0
     try:
-        url = connection.redis_url()  # starts the embedded Redis here when REDIS_URL is unset
+        try:
+            url = connection.redis_url()  # starts the embedded Redis here when REDIS_URL is unset
+        except FileNotFoundError as missing:  # no redis-server to start
+            print(f"loveletter serve: {missing}", file=sys.stderr)
+            return 1
         env = {**os.environ, "REDIS_URL": url, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
         env["PYTHONUNBUFFERED"] = "1"
         if options.verbose:
