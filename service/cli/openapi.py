@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -28,6 +29,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the document, or compare it with the file."""
+    if importlib.util.find_spec("yaml") is None:
+        print("loveletter openapi needs PyYAML, in the dev set: pip install -r"
+              " requirements-dev.txt", file=sys.stderr)  # fmt: skip
+        return 2
     if args.check:
         if openapi.drift(args.output):
             print(f"{args.output} is out of date: run `loveletter openapi`", file=sys.stderr)
