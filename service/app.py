@@ -47,7 +47,7 @@ API_TITLE = "Love Letter"
 API_VERSION = "1"
 OPENAPI_VERSION = "3.1.0"
 SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
-EXPOSED_HEADERS = ("Retry-After", "ETag", "Location")
+EXPOSED_HEADERS = ("Retry-After", "ETag", "Location", "X-Request-ID")
 API_DESCRIPTION = f"""\
 An event-sourced Love Letter game service.
 
@@ -56,6 +56,10 @@ Every error is an RFC 9457 problem (`application/problem+json`) whose `type` is
 `validation-error` (with the invalid fields in `errors`), `unauthorized`, `forbidden`,
 `not-found`, `method-not-allowed`, `conflict`, `payload-too-large`, `unsupported-media-type`,
 `rate-limited` (with `Retry-After`), `service-unavailable`, plus those of the game resources.
+
+A seat acts with its token as `Authorization: Bearer <token>` (the Authorize button of /docs).
+Every answer has an `X-Request-ID` (yours, if you send a well-formed one), which problems also
+carry as `request_id` and the server's log line of the request shows.
 """
 
 

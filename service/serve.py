@@ -187,12 +187,16 @@ def serve(options: ServeOptions) -> int:
             children.append(Supervised(f"rq worker {number + 1}", rq_worker_command(url), env))
         base = f"http://{browser_host(options.host)}:{options.port}"
         workers = [child.child for child in children[1:]]
-        if wait_ready(base + "/healthz", children[0].child, stop) and wait_workers(
-            url, options.rq_workers, workers, stop
-        ):
+        api_up = wait_ready(base + "/healthz", children[0].child, stop)
+        if api_up and wait_workers(url, options.rq_workers, workers, stop):
             print(banner(base, url, options), flush=True)  # last: everything is up
         elif not stop.is_set() and children[0].alive():
-            print(f"loveletter serve: {base}/healthz does not answer yet", file=sys.stderr)
+            late = (
+                "the RQ workers do not listen yet"
+                if api_up
+                else f"{base}/healthz does not answer yet"
+            )
+            print(f"loveletter serve: {late}", file=sys.stderr)
         redis = RedisWatch(url)
         while not stop.is_set():
             now = time.monotonic()
