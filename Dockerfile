@@ -1,4 +1,4 @@
-# One image for the API (default: gunicorn) and the workers (`rq worker ...` as the command).
+# One image for the API (default: gunicorn) and the workers (`python -m workers worker ...`).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -10,6 +10,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN groupadd --system loveletter && useradd --system --gid loveletter --no-create-home loveletter
 
 WORKDIR /app
+# The locked runtime set first (exact versions, checked against their hashes): its layer is
+# rebuilt only when the lock changes.
+COPY requirements.txt ./
+RUN pip install --no-compile --require-hashes -r requirements.txt
 COPY pyproject.toml README.md ./
 COPY game ./game
 COPY events ./events
@@ -18,7 +22,7 @@ COPY play ./play
 COPY workers ./workers
 COPY bench ./bench
 COPY scenarios ./scenarios
-RUN pip install --no-compile . && rm -rf /root/.cache
+RUN pip install --no-compile --no-deps . && rm -rf /root/.cache
 
 USER loveletter
 EXPOSE 8000

@@ -29,6 +29,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from events.connection import connect, redis_url
+from service.cli.help import add_command
+from service.cli.progress import Advance, no_progress, progress
 from service.gunicorn_conf import DEFAULT_THREADS, default_workers
 from service.serve import Child, gunicorn_command
 
@@ -63,7 +65,15 @@ class Measurement:
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
     """Add `api` to the `bench` group: `loveletter bench api [--games N] [--seconds S] [--json]`."""
-    parser = bench_subparsers.add_parser("api", help="HTTP commands/s and latency vs bare XADD")
+    parser = add_command(
+        bench_subparsers,
+        "api",
+        summary="HTTP commands/s and latency vs bare XADD",
+        description="Start two gunicorn servers, one with the real API and one whose endpoint"
+        " only appends to Redis, and drive both alike with concurrent 2-player games in"
+        " alternating rounds: requests per second, latencies, and their ratios.",
+        examples=("loveletter bench api --games 16 --seconds 10",),
+    )
     parser.add_argument("--games", type=int, default=16, help="concurrent games (client threads)")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per side")
     parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds per side")
@@ -78,16 +88,18 @@ def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print its figures."""
-    result = run_api_bench(
-        games=args.games,
-        seconds=args.seconds,
-        warmup=args.warmup,
-        rounds=args.rounds,
-        workers=args.workers,
-        threads=args.threads,
-        command_app=args.app,
-        command_driver=args.driver,
-    )
+    with progress("warm-ups and rounds", 2 + 2 * args.rounds) as advance:
+        result = run_api_bench(
+            games=args.games,
+            seconds=args.seconds,
+            warmup=args.warmup,
+            rounds=args.rounds,
+            workers=args.workers,
+            threads=args.threads,
+            command_app=args.app,
+            command_driver=args.driver,
+            advance=advance,
+        )
     print(json.dumps(result) if args.json else table(result))
     return 0
 
@@ -102,8 +114,10 @@ def run_api_bench(
     threads: int = DEFAULT_THREADS,
     command_app: str = COMMAND_APP,
     command_driver: str = COMMAND_DRIVER,
+    advance: Advance = no_progress,
 ) -> dict[str, Any]:
-    """Measure both sides in alternating rounds (machine noise hits both); figures and ratios."""
+    """Measure both sides in alternating rounds (machine noise hits both); figures and ratios.
+    `advance()` after each side's warm-up and each side's round."""
     if games < 1 or seconds <= 0 or rounds < 1:
         raise ValueError("games and rounds must be >= 1 and seconds > 0")
     workers = workers or default_workers()
@@ -127,9 +141,11 @@ def run_api_bench(
             commands = Side(command_app, command_driver, command_url, games)
             for side in (bare, commands):
                 side.drive(warmup, record=False)
+                advance()
             for _ in range(rounds):
                 for side in (bare, commands):
                     side.drive(seconds / rounds)
+                    advance()
     finally:
         _delete_namespace(url, namespace)
     bare_figures, command_figures = bare.figures(), commands.figures()

@@ -38,6 +38,8 @@ from game.table import OpenTable, TakeSeat
 from play.context import Context
 from play.send_command import send_command
 from play.settings import Settings
+from service.cli.help import add_command
+from service.cli.progress import Advance, no_progress, progress
 from service.serve import Child
 
 HUMAN, BOT = 0, 1
@@ -48,7 +50,15 @@ NOOP = "bench.noop.noop"
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
     """Add `bots` to the `bench` group: `loveletter bench bots [--games N] [--json] ...`."""
-    parser = bench_subparsers.add_parser("bots", help="bot reply latency vs an empty RQ job")
+    parser = add_command(
+        bench_subparsers,
+        "bots",
+        summary="bot reply latency vs an empty RQ job",
+        description="Start real RQ workers and play concurrent human-vs-bot games: the time from"
+        " a human's command to the bot's reply, beside the time of an empty job on idle and on"
+        " busy workers.",
+        examples=("loveletter bench bots --games 100 --workers 2",),
+    )
     parser.add_argument("--games", type=int, default=100, help="concurrent human-vs-bot games")
     parser.add_argument("--moves", type=int, default=20, help="bot replies timed per game")
     parser.add_argument("--workers", type=int, default=2, help="rq worker processes")
@@ -63,15 +73,17 @@ def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print its figures; 1 when a game failed."""
-    result = run_bots_bench(
-        games=args.games,
-        moves=args.moves,
-        workers=args.workers,
-        bot=args.bot,
-        edition=args.edition,
-        jobs=args.jobs,
-        bot_budget_ms=args.bot_budget_ms,
-    )
+    with progress("bot replies", args.games * args.moves) as advance:
+        result = run_bots_bench(
+            games=args.games,
+            moves=args.moves,
+            workers=args.workers,
+            bot=args.bot,
+            edition=args.edition,
+            jobs=args.jobs,
+            bot_budget_ms=args.bot_budget_ms,
+            advance=advance,
+        )
     print(json.dumps(result) if args.json else table(result))
     return 1 if result["errors"] else 0
 
@@ -85,8 +97,10 @@ def run_bots_bench(
     edition: str = "2019",
     jobs: int = 200,
     bot_budget_ms: float | None = None,
+    advance: Advance = no_progress,
 ) -> dict[str, Any]:
-    """Start the workers, time empty jobs, play the games; the figures as one dict."""
+    """Start the workers, time empty jobs, play the games; the figures as one dict.
+    `advance(n)` as the bots' replies come (games times moves of them)."""
     if games < 1 or moves < 1 or workers < 1 or jobs < 1 or bot not in POLICIES:
         raise ValueError("games, moves, workers and jobs must be >= 1, and bot a known policy")
     url = redis_url()
@@ -103,7 +117,7 @@ def run_bots_bench(
         with _workers(url, ctx.queue, workers, env):
             idle = time_noops(ctx.queue, jobs)
             players = [Player(ctx, f"g{n}", edition, bot, moves, seed=n) for n in range(games)]
-            loaded, errors = _play(ctx.queue, players)
+            loaded, errors = _play(ctx.queue, players, advance)
     finally:
         _clean(client, ctx.queue, namespace)
         client.close()
@@ -209,7 +223,9 @@ class Player:
         ).game
 
 
-def _play(queue: Queue, players: list[Player]) -> tuple[list[float], int]:
+def _play(
+    queue: Queue, players: list[Player], advance: Advance = no_progress
+) -> tuple[list[float], int]:
     """Every player on its own thread, empty jobs timed beside them; (those times, errors)."""
     errors: list[BaseException] = []
 
@@ -224,8 +240,12 @@ def _play(queue: Queue, players: list[Player]) -> tuple[list[float], int]:
     for thread in threads:
         thread.start()
     loaded: list[float] = []
+    replies = 0
     while any(thread.is_alive() for thread in threads):
         loaded.extend(time_noops(queue, 1))
+        now = sum(len(player.replies) for player in players)
+        advance(now - replies)
+        replies = now
     for thread in threads:
         thread.join()
     return loaded, len(errors)

@@ -46,6 +46,7 @@ from game.table import waiting_on
 from play.context import Context
 from play.follow_up import job_id
 from play.settings import Settings
+from service.cli.help import add_command
 from service.serve import Child, gunicorn_command
 
 STUCK_BOUND_SECONDS = 10.0  # a game waiting on a lost job longer than this counts as stuck
@@ -90,15 +91,20 @@ class Account:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `loveletter chaos`."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "chaos",
-        help="play many games while killing workers, pausing one and restarting Redis",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        summary="play many games while killing workers, pausing one and restarting Redis",
+        description="Start a Redis (AOF), two API processes and three RQ workers of its own;"
+        " play GAMES games to their end (humans scripted over HTTP, bots on the workers) while"
+        " a worker is SIGKILLed every 2 s, one is paused for 6 s every 15 s and Redis is"
+        " SIGKILLed and restarted every 20 s; then print what was acknowledged, lost, applied"
+        " twice, stuck or unverifiable. Exits 1 unless nothing was.",
+        examples=("loveletter chaos --games 200 --json",),
     )
-    parser.add_argument("--games", type=int, default=200, help="concurrent games (200)")
-    parser.add_argument("--seed", type=int, default=1, help="the driver's random seed (1)")
-    parser.add_argument("--timeout", type=float, default=1200, help="seconds for all games (1200)")
+    parser.add_argument("--games", type=int, default=200, help="concurrent games")
+    parser.add_argument("--seed", type=int, default=1, help="the driver's random seed")
+    parser.add_argument("--timeout", type=float, default=1200, help="seconds for all games")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 

@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import argparse
 
+from service.cli.help import add_command
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `bench` command group and `chaos`."""
-    parser = subparsers.add_parser("bench", help="performance benchmarks")
+    parser = add_command(
+        subparsers,
+        "bench",
+        summary="performance benchmarks",
+        description="Measure the engine, the event store, the HTTP API and the bots. Each"
+        " prints a table, or one JSON object with --json; `loveletter bench BENCH --help` tells"
+        " what each measures. The store, API and bots benchmarks use REDIS_URL (or a Redis of"
+        " their own) and delete every key they write.",
+        examples=("loveletter bench engine --seconds 3", "loveletter bench api --json"),
+    )
     group = parser.add_subparsers(dest="bench", required=True, metavar="BENCH")
     from bench import api, bots, chaos, engine, store
 

@@ -9,13 +9,25 @@ from typing import Any
 
 from game.editions import EDITIONS
 from game.selfplay import play_game, random_chooser
+from service.cli.help import add_command
+from service.cli.progress import progress
 
 REPEATS = 3  # the figures are the best of this many runs (as timeit does: noise only slows)
 
 
 def register(group: argparse._SubParsersAction) -> None:
     """Add `bench engine`."""
-    parser = group.add_parser("engine", help="random legal games per second (one process)")
+    parser = add_command(
+        group,
+        "engine",
+        summary="random legal games per second (one process)",
+        description="Play random legal games of every edition and table size in this process"
+        f" for --seconds each (best of {REPEATS} runs): games, decisions and events per second.",
+        examples=(
+            "loveletter bench engine --seconds 3",
+            "loveletter bench engine --edition classic --players 4",
+        ),
+    )
     parser.add_argument("--seconds", type=float, default=3.0, help="time per edition and size")
     parser.add_argument("--edition", choices=sorted(EDITIONS), help="only this edition")
     parser.add_argument("--players", type=int, help="only this many players")
@@ -61,13 +73,18 @@ def _run(edition: str, players: int, seconds: float, first_seed: int) -> dict[st
 
 def run(args: argparse.Namespace) -> int:
     """Measure every edition and player count asked for and print the figures."""
-    rows = [
-        measure(edition.id, players, args.seconds)
+    sizes = [
+        (edition.id, players)
         for edition in EDITIONS.values()
         if args.edition in (None, edition.id)
         for players in range(edition.min_players, edition.max_players + 1)
         if args.players in (None, players)
     ]
+    rows = []
+    with progress("editions and table sizes", len(sizes)) as advance:
+        for edition_id, players in sizes:
+            rows.append(measure(edition_id, players, args.seconds))
+            advance()
     if args.json:
         print(json.dumps({"benchmark": "engine", "repeats": REPEATS, "results": rows}))
         return 0

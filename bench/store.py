@@ -19,6 +19,8 @@ from events.store import EventStore, Idempotency, game_key, to_json
 from game.legal import legal_commands
 from game.state import Phase
 from game.table import OpenTable, PlayAgain, TakeSeat, step
+from service.cli.help import add_command
+from service.cli.progress import Advance, no_progress, progress
 
 RATIO_TARGET = 0.5
 LOAD_SIZES = (50, 500, 5000)
@@ -31,13 +33,21 @@ LoadCase = Callable[[EventStore, str, int], Callable[[], object]]
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
     """Add `store` to the `bench` command group: `loveletter bench store [--events N] [--json]`."""
-    parser = bench_subparsers.add_parser("store", help="event store append rate and memory")
+    parser = add_command(
+        bench_subparsers,
+        "store",
+        summary="event store append rate and memory",
+        description="Appends per second through the Lua append (version check and idempotency"
+        " key) against a plain XADD, bytes per event, and the time to load games of several"
+        " sizes with and without snapshots.",
+        examples=("loveletter bench store --events 2000",),
+    )
     parser.add_argument("--events", type=int, default=20000, help="appends per measurement")
     parser.add_argument(
         "--sizes",
         type=lambda text: [int(size) for size in text.split(",")],
         default=list(LOAD_SIZES),
-        help="game sizes (events) to time loading, comma-separated (default 50,500,5000)",
+        help="game sizes (events) to time loading, comma-separated",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
@@ -47,13 +57,15 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark against the configured Redis (REDIS_URL or the embedded one)."""
     client = connect()
     try:
-        run_store_bench(
-            client,
-            events=args.events,
-            json_output=args.json,
-            load_cases=GAME_LOAD_CASES,
-            load_sizes=args.sizes,
-        )
+        with progress("appends and loads", 1 + len(GAME_LOAD_CASES) * len(args.sizes)) as advance:
+            run_store_bench(
+                client,
+                events=args.events,
+                json_output=args.json,
+                load_cases=GAME_LOAD_CASES,
+                load_sizes=args.sizes,
+                advance=advance,
+            )
     finally:
         client.close()
     return 0
@@ -131,14 +143,17 @@ def run_store_bench(
     json_output: bool = False,
     load_cases: Mapping[str, LoadCase] | None = None,
     load_sizes: Sequence[int] = LOAD_SIZES,
+    advance: Advance = no_progress,
 ) -> dict[str, Any]:
-    """Measure appends/s (Lua path vs plain XADD), memory per event, and any load cases; print."""
+    """Measure appends/s (Lua path vs plain XADD), memory per event, and any load cases; print.
+    `advance()` after the appends and after each load case and size."""
     namespace = f"bench-{uuid.uuid4().hex[:8]}"
     store = EventStore(redis_client, namespace=namespace)
     try:
         result = _measure_appends(store, events)
+        advance()
         if load_cases:
-            result["load_ms"] = measure_loads(store, load_cases, load_sizes)
+            result["load_ms"] = measure_loads(store, load_cases, load_sizes, advance)
             result["game_stream_bytes_per_event"] = _game_bytes_per_event(store)
     finally:
         _delete_namespace(redis_client, namespace)
@@ -147,7 +162,10 @@ def run_store_bench(
 
 
 def measure_loads(
-    store: EventStore, cases: Mapping[str, LoadCase], sizes: Sequence[int] = LOAD_SIZES
+    store: EventStore,
+    cases: Mapping[str, LoadCase],
+    sizes: Sequence[int] = LOAD_SIZES,
+    advance: Advance = no_progress,
 ) -> dict[str, dict[str, float]]:
     """Median milliseconds to load a game of each size, per case (e.g. with/without snapshots)."""
     timings: dict[str, dict[str, float]] = {}
@@ -161,6 +179,7 @@ def measure_loads(
                 loader()
                 samples.append((time.perf_counter() - start) * 1000)
             timings[name][str(size)] = round(statistics.median(samples), 3)
+            advance()
     return timings
 
 

@@ -42,6 +42,8 @@ class VerifyReport:
     deals_opened: int = 0
     divergence: Divergence | None = None
     notes: list[str] = field(default_factory=list)
+    status: str | None = None  # the table's at the end: open, playing or over (None: empty)
+    deals_open: int = 0  # dealt, but their rounds have not ended: their commitments still closed
 
     @property
     def ok(self) -> bool:
@@ -104,6 +106,7 @@ def verify(records: list[Mapping[str, Any]], vocabulary: Vocabulary = VOCABULARY
             table = tables.evolve(table, event)
             report.events += 1
         position += len(expected)
+    report.status = None if table is None else table.status
     return report
 
 
@@ -119,12 +122,14 @@ def _deal_opens(event: Any, deals: dict[int, ev.RoundStarted], report: VerifyRep
     """Remember each deal; when its round ends, check the revealed deal opens the commitment."""
     if isinstance(event, ev.RoundStarted):
         deals[event.round] = event
+        report.deals_open += 1
     elif isinstance(event, ev.RoundEnded):
         dealt = deals[event.round]
         order = dealt_order(dealt.set_aside, dealt.face_up, dealt.hands, dealt.deck)
         if event.dealt != order or not opens(dealt.commitment, event.salt, event.dealt):
             return False
         report.deals_opened += 1
+        report.deals_open -= 1
     return True
 
 

@@ -56,6 +56,29 @@ def redis_url() -> str:
         return _embedded.url
 
 
+class NoRedis(RuntimeError):
+    """No Redis was configured, and none runs for the data folder (nothing to read games from)."""
+
+
+def existing_redis_url() -> tuple[str, str]:
+    """The Redis to read games from, and where it was found: REDIS_URL, else the embedded
+    server another process (`loveletter serve`) runs for data_dir(). Never starts one: an empty
+    new server would only answer that no game exists (NoRedis instead)."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        return url, "REDIS_URL"
+    folder = data_dir()
+    running = _running_elsewhere(folder / "redis")
+    if running is not None:
+        return running, f"the embedded server of {folder}"
+    raise NoRedis(
+        f"no Redis to read games from: REDIS_URL is not set, and no `loveletter serve` runs with"
+        f" its data in {folder} (LOVELETTER_DATA_DIR, default ./.loveletter). Set REDIS_URL to"
+        " the Redis that holds the games, or LOVELETTER_DATA_DIR to the data folder of the"
+        " running `loveletter serve` (or run this command in the folder it runs in)."
+    )
+
+
 def _running_elsewhere(folder: Path) -> str | None:
     """The URL of an embedded Redis another process runs on this folder, if it answers."""
     path = folder / "url"

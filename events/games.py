@@ -153,12 +153,19 @@ class GameRepository:
     def _payload(self, table: Table | None) -> str:
         return json.dumps(self._state.dump(table), separators=(",", ":"))
 
-    def rebuild(self, sweep_time: SweepTime | None = None) -> RebuildReport:
+    def rebuild(
+        self,
+        sweep_time: SweepTime | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> RebuildReport:
         """Fold every stream from its start; rewrite differing snapshots; rebuild the index
-        and, given `sweep_time`, each game's due entry."""
+        and, given `sweep_time`, each game's due entry. `progress(done, total)` after each game."""
         report = RebuildReport()
         summaries = []
-        for game_id in self.store.game_ids():
+        game_ids = list(self.store.game_ids())
+        for done, game_id in enumerate(game_ids, start=1):
+            if progress is not None:
+                progress(done, len(game_ids))
             stored = self.store.read(game_id)
             table = self.fold(None, stored)
             if table is None:

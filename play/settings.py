@@ -18,6 +18,8 @@
 | `LOVELETTER_WEBHOOK_RETRIES` | `5,30,120,600,3600` | seconds between webhook attempts |
 | `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a webhook call may take |
 | `LOVELETTER_SEEDED_GAMES` | off | let `POST /games` choose `seed` (such tables say `seeded`) |
+| `LOVELETTER_LOG_FORMAT` | `auto` | `json`, `console`, or `auto` (JSON unless on a terminal) |
+| `LOVELETTER_VERBOSE` | off | gunicorn's and RQ's own INFO lines too (`serve --verbose` sets it) |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -65,6 +67,8 @@ class Settings:
     webhook_retries: tuple[int, ...] = (5, 30, 120, 600, 3600)  # seconds between attempts
     webhook_timeout: float = 5.0
     seeded_games: bool = False  # a creator may choose the seed (and so know every deal)
+    log_format: str = "auto"  # json, console, or auto (JSON unless stderr is a terminal)
+    verbose: bool = False  # gunicorn's and RQ's own INFO lines too
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -99,6 +103,8 @@ class Settings:
             ),
             webhook_timeout=float(get("WEBHOOK_TIMEOUT") or default.webhook_timeout),
             seeded_games=_switch(get("SEEDED_GAMES")),
+            log_format=str(get("LOG_FORMAT") or default.log_format).lower(),
+            verbose=_switch(get("VERBOSE")),
         )
 
 

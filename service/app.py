@@ -24,13 +24,16 @@ from events.connection import connect, redis_url
 from events.store import GAME_ID
 from play.context import Context
 from play.settings import Settings
-from service import errors, metrics
+from service import apidoc, errors, examples, metrics, requestlog
 from service.blueprints import web
 from service.blueprints.base import BODY_METHODS
 from service.deps import EXTENSION, Services, services
 from service.jsonprovider import OrjsonProvider
 from service.ratelimit import RateLimiter, install_limiter
 from service.schemas.base import ProblemSchema
+from service.schemas.commands import COMMAND_COMPONENTS, COMMAND_SCHEMAS
+from service.schemas.events import EVENT_SCHEMAS
+from service.schemas.games import TurnReadySchema
 
 # Modules defining a flask-smorest `blp`, registered in this order.
 BLUEPRINTS: tuple[str, ...] = (
@@ -44,8 +47,8 @@ BLUEPRINTS: tuple[str, ...] = (
 
 API_TITLE = "Love Letter"
 API_VERSION = "1"
-OPENAPI_VERSION = "3.0.3"
-EXPOSED_HEADERS = ("Retry-After", "ETag", "Location")
+OPENAPI_VERSION = "3.1.0"
+EXPOSED_HEADERS = ("Retry-After", "ETag", "Location", "X-Request-ID")
 API_DESCRIPTION = f"""\
 An event-sourced Love Letter game service.
 
@@ -54,6 +57,10 @@ Every error is an RFC 9457 problem (`application/problem+json`) whose `type` is
 `validation-error` (with the invalid fields in `errors`), `unauthorized`, `forbidden`,
 `not-found`, `method-not-allowed`, `conflict`, `payload-too-large`, `unsupported-media-type`,
 `rate-limited` (with `Retry-After`), `service-unavailable`, plus those of the game resources.
+
+A seat acts with its token as `Authorization: Bearer <token>` (the Authorize button of /docs).
+Every answer has an `X-Request-ID` (yours, if you send a well-formed one), which problems also
+carry as `request_id` and the server's log line of the request shows.
 """
 
 
@@ -101,11 +108,16 @@ class LoveLetterApi(Api):
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
                 content_type = errors.PROBLEM_CONTENT_TYPE
+            response["headers"] = {"X-Request-ID": apidoc.REQUEST_ID}
             if status in (429, 503):
-                response["headers"] = retry_after
+                response["headers"].update(retry_after)
             prepare_response(response, self.spec, content_type)
             self.spec.components.response(status.name, response, lazy=True)
-        default = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        default = {
+            "description": "Default error response",
+            "schema": self.ERROR_SCHEMA,
+            "headers": {"X-Request-ID": apidoc.REQUEST_ID},
+        }
         prepare_response(default, self.spec, errors.PROBLEM_CONTENT_TYPE)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
 
@@ -133,6 +145,7 @@ def create_app(
     )
     app.config.update(config or {})
     metrics.install_request_metrics(app)  # first, so it times everything after it
+    requestlog.install(app)  # next, so every answer after it has an id and a log line
     app.before_request(_check_body)
     if settings.cors_origins:
         CORS(app, origins=list(settings.cors_origins), expose_headers=list(EXPOSED_HEADERS))
@@ -142,7 +155,8 @@ def create_app(
     app.extensions[EXTENSION] = built = build_services(settings)
     install_limiter(app, rate_limiter(built))
     app.url_map.converters["game_id"] = GameIdConverter
-    api = LoveLetterApi(app)
+    api = LoveLetterApi(app, spec_kwargs={"extra_plugins": [apidoc.ContractPlugin()]})
+    document(api)
     api.register_converter(GameIdConverter, lambda _: GAME_ID_SCHEMA)
     for name in BLUEPRINTS:
         api.register_blueprint(importlib.import_module(name).blp)
@@ -153,6 +167,18 @@ def create_app(
 
 
 GAME_ID_SCHEMA = {"type": "string", "pattern": f"^{GAME_ID.pattern}$"}
+TURN_READY = "TurnReady"
+
+
+def document(api: Api) -> None:
+    """The document's components that no view names by class: the commands (in `legal`), the
+    feed's events, the webhook's payload; the bearer scheme and headers (service.apidoc)."""
+    apidoc.document(api, webhooks=apidoc.turn_ready_webhook(TURN_READY, examples.turn_ready()))
+    for type_name, component in COMMAND_COMPONENTS.items():
+        api.spec.components.schema(component, schema=COMMAND_SCHEMAS[type_name])
+    for name, schema in EVENT_SCHEMAS.items():
+        api.spec.components.schema(name, component=schema)
+    api.spec.components.schema(TURN_READY, schema=TurnReadySchema)
 
 
 class GameIdConverter(BaseConverter):

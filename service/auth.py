@@ -17,6 +17,7 @@ from game.state import Phase
 from game.table import Table
 from service.deps import services
 from service.errors import ApiError
+from service.requestlog import note_seat
 
 
 def new_token() -> str:
@@ -65,6 +66,7 @@ def seat_of(table: Table, token: str | None) -> int | None:
 def require_seat(table: Table) -> int:
     """The seat of the request's token; 401 when there is no token or it is not this game's."""
     seat = seat_of(table, bearer())
+    note_seat(seat)
     if seat is None:
         raise ApiError(
             401,

@@ -8,7 +8,6 @@ validation, a lost Redis, a bug) is turned into a problem by the handlers regist
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
@@ -18,9 +17,10 @@ from flask import Flask, Request, Response, current_app
 from werkzeug.exceptions import HTTPException
 
 from game.errors import IllegalCommand
+from play import logs
 from play.lobby import Busy
 from play.send_command import KeyReused, StaleVersion
-from service import metrics
+from service import metrics, requestlog
 
 PROBLEM_BASE = "https://loveletter.example/problems/"
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -55,7 +55,7 @@ CONFLICT_CODES = frozenset(
     }
 )
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 
 def problem_type(slug: str) -> str:
@@ -102,6 +102,7 @@ def problem_response(
     """A problem+json response; `extra` members are added beside the standard ones."""
     body = {**extra, "type": problem_type(slug), "title": title, "status": status}
     body["detail"] = detail
+    body["request_id"] = requestlog.request_id()
     response = current_app.response_class(
         current_app.json.dumps(body), status=status, mimetype=PROBLEM_CONTENT_TYPE
     )
@@ -213,7 +214,7 @@ def _handle_busy(_: Busy) -> Response:
 
 
 def _handle_redis_down(error: Exception) -> Response:
-    log.warning("Redis unavailable: %s", error)
+    log.warning("redis unavailable", error=str(error))
     return problem_response(
         503,
         "service-unavailable",

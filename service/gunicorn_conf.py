@@ -13,6 +13,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from play import logs
+
 DEFAULT_THREADS = 8
 
 
@@ -30,6 +32,8 @@ keepalive = 5
 reuse_port = True  # each worker listens itself; the kernel spreads connections evenly
 control_socket_disable = True  # several servers on one machine would share its one path
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+logconfig_dict = logs.logging_config()  # structured lines; gunicorn's own from WARNING
+accesslog = None  # the app logs each request itself, with its game and seat (service.requestlog)
 
 
 def on_starting(server: Any) -> None:

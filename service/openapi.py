@@ -1,11 +1,13 @@
-"""The checked-in OpenAPI document: generated from the app's schemas, deterministic YAML."""
+"""The checked-in OpenAPI document: generated from the app's schemas, deterministic YAML.
+
+Writing it is a developer's job (a source checkout with the dev extra, which has PyYAML); the
+service itself serves the document as JSON.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from service.app import api_of, create_app
 
@@ -22,10 +24,18 @@ def spec_dict() -> dict[str, Any]:
 
 
 def render(spec: dict[str, Any]) -> str:
-    """The document as YAML with sorted keys (the same text for the same spec, always)."""
-    text: str = yaml.safe_dump(
-        spec, sort_keys=True, default_flow_style=False, allow_unicode=True, width=100
-    )
+    """The document as YAML with sorted keys and no aliases (the same text for the same spec,
+    always)."""
+    import yaml  # the dev extra's
+
+    class Dumper(yaml.SafeDumper):
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+    text: str = yaml.dump(
+        spec, Dumper=Dumper, sort_keys=True, default_flow_style=False, allow_unicode=True,
+        width=100,
+    )  # fmt: skip
     return text
 
 

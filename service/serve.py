@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from types import FrameType
 
 import redis
+from rq import Queue, Worker
 
 from events import connection
 from play.settings import QUEUE_NAME
@@ -51,6 +52,7 @@ class ServeOptions:
     workers: int = default_workers()
     threads: int = DEFAULT_THREADS
     rq_workers: int = 1
+    verbose: bool = False  # gunicorn's and RQ's own INFO lines too
 
 
 def gunicorn_command(app: str, host: str, port: int, workers: int, threads: int) -> list[str]:
@@ -65,10 +67,11 @@ def gunicorn_command(app: str, host: str, port: int, workers: int, threads: int)
 
 
 def rq_worker_command(url: str) -> list[str]:
-    """The `rq worker` command line for our queue (with the scheduler, for deadlines)."""
+    """The `rq worker` command line for our queue (with the scheduler, for deadlines), in our
+    structured logs (`python -m workers`)."""
     queue = os.environ.get("LOVELETTER_QUEUE", QUEUE_NAME)
     return [
-        sys.executable, "-m", "rq.cli", "worker",
+        sys.executable, "-m", "workers", "worker",
         "--url", url,
         "--worker-class", "workers.worker.Worker",
         "--with-scheduler",
@@ -167,9 +170,15 @@ def serve(options: ServeOptions) -> int:
     children: list[Supervised] = []
     status = 0
     try:
-        url = connection.redis_url()  # starts the embedded Redis here when REDIS_URL is unset
+        try:
+            url = connection.redis_url()  # starts the embedded Redis here when REDIS_URL is unset
+        except FileNotFoundError as missing:  # no redis-server to start
+            print(f"loveletter serve: {missing}", file=sys.stderr)
+            return 1
         env = {**os.environ, "REDIS_URL": url, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
         env["PYTHONUNBUFFERED"] = "1"
+        if options.verbose:
+            env["LOVELETTER_VERBOSE"] = "1"
         command = gunicorn_command(
             WSGI_APP, options.host, options.port, options.workers, options.threads
         )
@@ -177,10 +186,17 @@ def serve(options: ServeOptions) -> int:
         for number in range(options.rq_workers):
             children.append(Supervised(f"rq worker {number + 1}", rq_worker_command(url), env))
         base = f"http://{browser_host(options.host)}:{options.port}"
-        if wait_ready(base + "/healthz", children[0].child, stop):
-            print(banner(base, url, options), flush=True)
+        workers = [child.child for child in children[1:]]
+        api_up = wait_ready(base + "/healthz", children[0].child, stop)
+        if api_up and wait_workers(url, options.rq_workers, workers, stop):
+            print(banner(base, url, options), flush=True)  # last: everything is up
         elif not stop.is_set() and children[0].alive():
-            print(f"loveletter serve: {base}/healthz does not answer yet", file=sys.stderr)
+            late = (
+                "the RQ workers do not listen yet"
+                if api_up
+                else f"{base}/healthz does not answer yet"
+            )
+            print(f"loveletter serve: {late}", file=sys.stderr)
         redis = RedisWatch(url)
         while not stop.is_set():
             now = time.monotonic()
@@ -247,6 +263,25 @@ def wait_ready(url: str, child: Child, stop: threading.Event) -> bool:
             pass
         stop.wait(0.1)
     return False
+
+
+def wait_workers(url: str, count: int, workers: list[Child], stop: threading.Event) -> bool:
+    """True once `count` RQ workers listen on our queue; False if one exits, we're stopped, or
+    time runs out."""
+    client = redis.Redis.from_url(url, socket_timeout=connection.COMMAND_TIMEOUT_SECONDS)
+    queue = Queue(os.environ.get("LOVELETTER_QUEUE", QUEUE_NAME), connection=client)
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    try:
+        while time.monotonic() < deadline and not stop.is_set():
+            if not all(worker.alive() for worker in workers):
+                return False
+            with contextlib.suppress(redis.RedisError, OSError):
+                if Worker.count(queue=queue) >= count:
+                    return True
+            stop.wait(0.1)
+        return False
+    finally:
+        client.close()
 
 
 def banner(base: str, redis_url: str, options: ServeOptions) -> str:

@@ -5,7 +5,6 @@ has moved on, so duplicated, retried or late jobs never move twice."""
 from __future__ import annotations
 
 import json
-import logging
 import time
 from datetime import UTC, datetime
 
@@ -17,12 +16,13 @@ from game.legal import legal_commands
 from game.state import GameState
 from game.table import TimeOut, Waiting, waiting_on
 from game.views import view
+from play import logs
 from play.context import Context, current
 from play.follow_up import LEASE_SECONDS
 from play.send_command import StaleVersion, send_command
 from play.webhooks import Refused, headers, post, resolve
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 STALE = "stale"
 
@@ -70,7 +70,7 @@ def deliver_webhook(game_id: str, version: int, seat: int) -> str:
     try:  # resolved once: the delivery goes to an address checked here
         destination = resolve(seated.webhook, allow_private=ctx.settings.webhook_allow_private)
     except Refused as refusal:
-        log.warning("webhook of %s seat %s refused: %s", game_id, seat, refusal)
+        log.warning("webhook refused", game=game_id, seat=seat, reason=str(refusal))
         return "refused"
     now = int(time.time())
     payload = {

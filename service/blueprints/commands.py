@@ -7,8 +7,8 @@ from flask import Response, request
 from flask.views import MethodView
 
 from play.send_command import load_game, send_command
-from service import metrics
-from service.apidoc import problems
+from service import examples, metrics
+from service.apidoc import operation, problems
 from service.auth import Audience, request_seat_key, require_seat
 from service.blueprints.base import Blueprint
 from service.deps import context
@@ -39,17 +39,26 @@ IDEMPOTENCY = {
 }
 
 
+COMMAND_CONTENT = {
+    "schema": COMMAND_BODY,
+    "examples": {name: {"value": body} for name, body in examples.COMMANDS.items()},
+}
+
+
 @blp.route("/<game_id:game_id>/commands")
 class Commands(MethodView):
     """The seat's commands."""
 
     @rate_limited("commands", seat=request_seat_key)
-    @blp.response(200, ViewSchema)
-    @blp.doc(
+    @blp.response(200, ViewSchema, example=examples.seat_view())
+    @operation(
+        "sendCommand",
+        token="required",
+        game_version=True,
         parameters=[IF_MATCH, IDEMPOTENCY],
-        requestBody={"required": True, "content": {"application/json": {"schema": COMMAND_BODY}}},
+        requestBody={"required": True, "content": {"application/json": COMMAND_CONTENT}},
     )
-    @problems(401, 404, 409, 412, 422, 428)
+    @problems(400, 401, 404, 409, 412, 422, 428)
     def post(self, game_id: str) -> Response:
         """Send a command decided on the version in If-Match; answers with your new view.
 

@@ -8,6 +8,7 @@ from flask import Response, jsonify
 from flask.views import MethodView
 
 from game.editions import EDITIONS, Edition
+from service.apidoc import operation
 from service.blueprints.base import Blueprint
 from service.schemas.editions import EditionListSchema
 from service.schemas.games import SEAT_KINDS
@@ -41,11 +42,15 @@ def edition_json(edition: Edition) -> dict[str, Any]:
     }
 
 
+EXAMPLE = {"editions": [edition_json(EDITIONS["classic"])], "seat_kinds": list(SEAT_KINDS)}
+
+
 @blp.route("/editions")
 class Editions(MethodView):
     """The editions this service plays."""
 
-    @blp.response(200, EditionListSchema)
+    @operation("listEditions")
+    @blp.response(200, EditionListSchema, example=EXAMPLE)
     def get(self) -> Response:
         """Every edition with its cards (name, number, copies, effect), and the seat kinds."""
         response = jsonify(

@@ -8,7 +8,8 @@ from flask import Response, jsonify
 from flask.views import MethodView
 
 from game.views import redact
-from service.apidoc import problems
+from service import examples
+from service.apidoc import operation, problems
 from service.auth import audience
 from service.blueprints.base import Blueprint
 from service.deps import context
@@ -26,7 +27,8 @@ class Feed(MethodView):
     """What happened, as the asking audience may know it."""
 
     @blp.arguments(FeedQuerySchema(), location="query")
-    @blp.response(200, FeedSchema)
+    @blp.response(200, FeedSchema, example=examples.feed())
+    @operation("getEvents", token="optional", game_version=True)
     @problems(401, 403, 404)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events after version `after` (a seat: its own view of them; no token: public ones;

@@ -9,8 +9,8 @@ from flask.views import MethodView
 
 from game.table import OpenTable, TakeSeat
 from play.lobby import open_table
-from service import auth
-from service.apidoc import problems
+from service import auth, examples
+from service.apidoc import operation, problems
 from service.auth import audience
 from service.blueprints.base import Blueprint
 from service.deps import context, services
@@ -18,6 +18,7 @@ from service.errors import ApiError
 from service.lookup import find_game
 from service.ratelimit import rate_limited
 from service.rendering import table_json, view_response, with_etag
+from service.requestlog import note_game, note_seat
 from service.schemas.games import (
     CreatedGameSchema,
     CreateGameSchema,
@@ -38,7 +39,8 @@ class Games(MethodView):
 
     @rate_limited("listing")
     @blp.arguments(GameListQuerySchema(), location="query")
-    @blp.response(200, GameListSchema)
+    @blp.response(200, GameListSchema, example=examples.lobby())
+    @operation("listGames")
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Games, most recently active first; filter by edition, status and open seats."""
         index = context().games.index
@@ -53,8 +55,9 @@ class Games(MethodView):
         return {"games": [{"id": game_id, **vars(summary)} for game_id, summary in found]}
 
     @rate_limited("lobby")
-    @blp.arguments(CreateGameSchema())
-    @blp.response(201, CreatedGameSchema)
+    @blp.arguments(CreateGameSchema(), example=examples.CREATE_GAME)
+    @blp.response(201, CreatedGameSchema, example=examples.created())
+    @operation("createGame", game_version=True)
     @problems(422)
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game; the creator takes the first human seat and gets its secret token."""
@@ -77,6 +80,9 @@ class Games(MethodView):
             host=host,
         )
         game_id, sent = open_table(context(), command, {"by": "creator"})
+        note_game(game_id)
+        if host is not None:
+            note_seat(host.seat)
         created = {
             "game": table_json(game_id, sent.game),
             "seat": None if host is None else host.seat,
@@ -92,8 +98,8 @@ class Games(MethodView):
 class Game(MethodView):
     """One game, as the asking audience may see it."""
 
-    @blp.response(200, ViewSchema)
-    @blp.alt_response(304, description="Not modified since the version in If-None-Match")
+    @blp.response(200, ViewSchema, example=examples.seat_view())
+    @operation("getGame", token="optional", game_version=True)
     @problems(401, 403, 404)
     def get(self, game_id: str) -> Response:
         """Without a token: the public view. With a seat's token: that seat's view and its
@@ -106,7 +112,8 @@ class Game(MethodView):
 class Replay(MethodView):
     """A game as it was after any version: replay for the same audiences."""
 
-    @blp.response(200, ViewSchema)
+    @blp.response(200, ViewSchema, example=examples.seat_view())
+    @operation("getGameAtVersion", token="optional", game_version=True)
     @problems(401, 403, 404)
     def get(self, game_id: str, version: int) -> Response:
         """The view at `version` for the asking audience (everything, once the game is over)."""

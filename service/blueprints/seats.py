@@ -10,8 +10,8 @@ from flask.views import MethodView
 from game.table import BeginGame, LeaveSeat, SetWebhook, Table, TakeSeat
 from play.lobby import send_to_table
 from play.webhooks import new_secret, url_problem
-from service import auth
-from service.apidoc import problems
+from service import auth, examples
+from service.apidoc import operation, problems
 from service.auth import Audience, request_seat_key, require_seat
 from service.blueprints.base import Blueprint
 from service.deps import context
@@ -36,8 +36,9 @@ class Seats(MethodView):
     """Join a game."""
 
     @rate_limited("lobby")
-    @blp.arguments(JoinSchema())
-    @blp.response(201, SeatTokenSchema)
+    @blp.arguments(JoinSchema(), example=examples.JOIN)
+    @blp.response(201, SeatTokenSchema, example={"seat": 1, "token": examples.TOKEN})
+    @operation("joinGame")
     @problems(404, 409)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open human seat; the answer holds the seat's secret token (shown once)."""
@@ -61,6 +62,7 @@ class Seat(MethodView):
 
     @rate_limited("lobby", seat=request_seat_key)
     @blp.response(204)
+    @operation("leaveSeat", token="required")
     @problems(401, 403, 404, 409)
     def delete(self, game_id: str, seat: int) -> None:
         """Leave your seat before the game starts (with that seat's token)."""
@@ -74,7 +76,8 @@ class Start(MethodView):
     """Start a game that does not start by itself."""
 
     @rate_limited("lobby", seat=request_seat_key)
-    @blp.response(200, ViewSchema)
+    @blp.response(200, ViewSchema, example=examples.seat_view())
+    @operation("startGame", token="required", game_version=True)
     @problems(401, 404, 409)
     def post(self, game_id: str) -> Response:
         """Any seated player starts the game once every seat is taken."""
@@ -86,7 +89,8 @@ class Rematch(MethodView):
     """Play again at the same table."""
 
     @rate_limited("lobby", seat=request_seat_key)
-    @blp.response(200, ViewSchema)
+    @blp.response(200, ViewSchema, example=examples.seat_view())
+    @operation("rematch", token="required", game_version=True)
     @problems(401, 404, 409)
     def post(self, game_id: str) -> Response:
         """Once the game is over, any seated player deals a new game with the same seats (from
@@ -100,8 +104,9 @@ class Webhook(MethodView):
     """A seat's "your turn" webhook."""
 
     @rate_limited("lobby", seat=request_seat_key)
-    @blp.arguments(WebhookSchema())
-    @blp.response(200, WebhookCreatedSchema)
+    @blp.arguments(WebhookSchema(), example=examples.WEBHOOK)
+    @blp.response(200, WebhookCreatedSchema, example=examples.WEBHOOK_CREATED)
+    @operation("setWebhook", token="required")
     @problems(401, 403, 404, 422)
     def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Have the seat told, by a signed POST, whenever it must act; the secret is shown once."""
@@ -119,6 +124,7 @@ class Webhook(MethodView):
 
     @rate_limited("lobby", seat=request_seat_key)
     @blp.response(204)
+    @operation("deleteWebhook", token="required")
     @problems(401, 403, 404)
     def delete(self, game_id: str, seat: int) -> None:
         """Stop the seat's webhook."""

@@ -1,4 +1,9 @@
-"""`loveletter export|verify|rebuild`: audit games and recompute everything derived."""
+"""`loveletter export|verify|rebuild`: audit games and recompute everything derived.
+
+Commands that read games use REDIS_URL, or the Redis a running `loveletter serve` keeps for the
+data folder; they never start an empty one (they would only find no game). They say on stderr
+which Redis they read.
+"""
 
 from __future__ import annotations
 
@@ -8,35 +13,73 @@ import sys
 from pathlib import Path
 
 from events.audit import export_lines, verify_lines
+from events.connection import existing_redis_url
 from events.games import GameRepository
+from events.store import EventStore
 from play.context import Context
 from play.follow_up import sweep_time
 from play.settings import Settings
+from service.cli.help import add_command
+from service.cli.progress import progress
+
+WHERE = (
+    "Games are read from REDIS_URL or, when it is unset, from the Redis that a running"
+    " `loveletter serve` keeps in LOVELETTER_DATA_DIR (default ./.loveletter)."
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `export`, `verify` and `rebuild`."""
-    export = subparsers.add_parser("export", help="write a game's stream as JSON lines")
-    export.add_argument("game", help="the game's id")
+    export = add_command(
+        subparsers,
+        "export",
+        summary="write a game's stream as JSON lines",
+        description="Write a game's events, with the commands that made them, as JSON lines"
+        f" (one per version), for `loveletter verify` or an archive. {WHERE}",
+        examples=("loveletter export GAME > game.jsonl", "loveletter export --all games/"),
+    )
+    which = export.add_mutually_exclusive_group(required=True)
+    which.add_argument("game", nargs="?", help="the game's id")
+    which.add_argument("--all", type=Path, metavar="DIR", help="every game, each to DIR/<id>.jsonl")
     export.add_argument("-o", "--out", type=Path, help="file to write (default: stdout)")
     export.set_defaults(func=run_export)
-    verify = subparsers.add_parser("verify", help="replay an exported game with the rules")
+    verify = add_command(
+        subparsers,
+        "verify",
+        summary="replay an exported game with the rules",
+        description="Replay a file written by `loveletter export`: every event must be exactly"
+        " what the rules produce from the recorded commands, and every deal must open the"
+        " commitment published when it was dealt. A game not over yet is verified as far as it"
+        " went (its current deal opens only when its round ends). Exit status 0 when all is"
+        " right, 1 at the first divergence. Needs no Redis.",
+        examples=("loveletter verify game.jsonl",),
+    )
     verify.add_argument("file", type=Path, help="a file written by `loveletter export`")
     verify.set_defaults(func=run_verify)
-    rebuild = subparsers.add_parser(
-        "rebuild", help="recompute snapshots, the lobby index and what games wait on"
+    rebuild = add_command(
+        subparsers,
+        "rebuild",
+        summary="recompute snapshots, the lobby index and what games wait on",
+        description="Fold every game's stream from its start, rewrite the snapshots that"
+        " differ, rebuild the lobby index and each game's due entry (what a sweep re-enqueues)."
+        f" Safe while the service runs. {WHERE}",
+        examples=("REDIS_URL=redis://127.0.0.1:6379/0 loveletter rebuild",),
     )
     rebuild.set_defaults(func=run_rebuild)
 
 
 def repository() -> GameRepository:
-    """The games on the configured Redis and namespace."""
-    return Context.from_settings(Settings.load()).games
+    """The games on the Redis that holds them (see WHERE), said on stderr."""
+    url, source = existing_redis_url()
+    print(f"reading games from {url} ({source})", file=sys.stderr)
+    return Context.from_settings(Settings.load({"REDIS_URL": url})).games
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write the stream; exit 1 when there is no such game."""
+    """Write the stream (or every game's); exit 1 when there is no such game."""
     store = repository().store
+    if args.all is not None:
+        return export_all(store, args.all)
     if not store.exists(args.game):
         print(f"no game {args.game!r}", file=sys.stderr)
         return 1
@@ -48,10 +91,31 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def export_all(store: EventStore, folder: Path) -> int:
+    """Write every game to folder/<id>.jsonl; say how many."""
+    folder.mkdir(parents=True, exist_ok=True)
+    game_ids = sorted(store.game_ids())
+    with progress("exporting games", len(game_ids)) as advance:
+        for game_id in game_ids:
+            lines = "".join(line + "\n" for line in export_lines(store, game_id))
+            (folder / f"{game_id}.jsonl").write_text(lines, encoding="utf-8")
+            advance()
+    print(f"exported {len(game_ids)} game(s) to {folder}")
+    return 0
+
+
 def run_verify(args: argparse.Namespace) -> int:
     """Print what was verified or the first divergence; exit 0 only when all is right."""
     with args.file.open(encoding="utf-8") as lines:
         report = verify_lines(lines)
+    if report.ok and report.status != "over":
+        print(
+            f"verified so far: the game is not over ({report.status or 'no events'});"
+            f" {report.events} events from {report.commands} commands are exactly what the rules"
+            f" produce; {report.deals_opened} deals open their commitments, and"
+            f" {report.deals_open} deal(s) will open when their rounds end"
+        )
+        return 0
     if report.ok:
         print(
             f"verified: {report.events} events from {report.commands} commands are exactly what "
@@ -71,7 +135,9 @@ def run_verify(args: argparse.Namespace) -> int:
 def run_rebuild(args: argparse.Namespace) -> int:
     """Recompute every snapshot, the lobby index and the due sets from the streams; print
     what changed."""
-    report = repository().rebuild(sweep_time)
+    games = repository()
+    with progress("rebuilding games", None) as advance:
+        report = games.rebuild(sweep_time, lambda done, total: advance(total=total))
     index = report.index
     assert index is not None
     print(

@@ -7,11 +7,20 @@ import json
 from pathlib import Path
 
 from scenarios import ScenarioResult, run_scenario
+from service.cli.help import add_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `scenarios` sub-command."""
-    parser = subparsers.add_parser("scenarios", help="run rules scenario files (docs/scenarios.md)")
+    parser = add_command(
+        subparsers,
+        "scenarios",
+        summary="run rules scenario files (docs/scenarios.md)",
+        description="Run rules scenario files (the format of docs/scenarios.md) against the"
+        " engine; print each failure, then `N passed, N failed`. Exit status 0 only when"
+        " something ran and nothing failed.",
+        examples=("loveletter scenarios tests/scenarios",),
+    )
     parser.add_argument("paths", nargs="+", type=Path, help="scenario files or folders of them")
     parser.add_argument("-v", "--verbose", action="store_true", help="also list passing scenarios")
     parser.set_defaults(func=run)

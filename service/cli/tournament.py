@@ -19,6 +19,8 @@ from game.editions import EDITIONS
 from game.selfplay import play_game
 from game.state import GameState
 from game.views import view
+from service.cli.help import add_command
+from service.cli.progress import progress
 
 Z95 = 1.959963984540054
 
@@ -184,9 +186,6 @@ def print_table(summary: dict[str, Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament and print its figures."""
-    from rich.console import Console
-    from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
-
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
     unknown = [name for name in bots if name not in POLICIES]
     edition = EDITIONS[args.edition]
@@ -216,17 +215,14 @@ def run(args: argparse.Namespace) -> int:
     ]
     start = time.perf_counter()
     results: list[GameResult] = []
-    console = Console(stderr=True)
-    columns = (*Progress.get_default_columns()[:-1], MofNCompleteColumn(), TimeRemainingColumn())
     with (
-        Progress(*columns, console=console, transient=args.json) as progress,
+        progress("games", len(specs)) as advance,
         ProcessPoolExecutor(max_workers=args.workers) as pool,
     ):
-        task = progress.add_task("games", total=len(specs))
         futures = [pool.submit(play_one, spec) for spec in specs]
         for future in as_completed(futures):
             results.append(future.result())
-            progress.advance(task)
+            advance()
     summary = summarise(args, bots, results, time.perf_counter() - start)
     if args.json:
         print(json.dumps(summary))
@@ -237,7 +233,15 @@ def run(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `tournament`."""
-    parser = subparsers.add_parser("tournament", help="bots play each other; win-rate table")
+    parser = add_command(
+        subparsers,
+        "tournament",
+        summary="bots play each other; win-rate table",
+        description="Bots play many games of one edition in parallel processes, seats rotating"
+        " one place a game; print each bot's win rate with its 95% Wilson interval and its time"
+        " per decision.",
+        examples=("loveletter tournament --bots heuristic,random --edition 2019 --games 2000",),
+    )
     parser.add_argument(
         "--bots",
         default="heuristic,random",
@@ -250,14 +254,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--workers",
         type=int,
         default=os.cpu_count() or 1,
-        help="parallel processes (default: CPU count)",
+        help="parallel processes (the CPU count)",
     )
     parser.add_argument("--seed", default="tournament", help="every game's seeds derive from it")
     parser.add_argument(
         "--budget-ms",
         type=float,
         default=None,
-        help="search: time per decision in ms (default 120)",
+        help="search: time per decision in ms (unset: 120)",
     )
     parser.add_argument(
         "--iterations",

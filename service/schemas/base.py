@@ -42,6 +42,9 @@ class ProblemSchema(ma.Schema):
     errors = ma.fields.Dict(
         metadata={"description": "validation-error only: messages by location and field"}
     )
+    request_id = ma.fields.String(
+        metadata={"description": "The request's id (as in X-Request-ID and the server's log)"}
+    )
 
 
 class HealthSchema(Schema):
@@ -59,10 +62,21 @@ class StrictBoolean(ma.fields.Boolean):
         return value
 
 
+class WholeNumber(ma.fields.Integer):
+    """A JSON number with no fractional part (`3` or `3.0`, as JSON Schema's `integer` allows);
+    strings, booleans and fractions are refused."""
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid")
+        return value
+
+
 def seat_number(description: str, **options: Any) -> ma.fields.Integer:
     """A seat number field (a JSON integer, 0 to 7: the rest is checked against the table)."""
-    return ma.fields.Integer(
-        strict=True,
+    return WholeNumber(
         validate=ma.validate.Range(min=0, max=MAX_SEATS - 1),
         metadata={"description": f"{description}: {SEAT_RULE}"},
         **options,

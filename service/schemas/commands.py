@@ -11,6 +11,7 @@ from marshmallow import fields, validate
 
 from game.commands import AnswerRedraw, Command, FinishChancellor, Forfeit, PlayCard
 from game.editions import EDITIONS
+from service.apidoc import one_of
 from service.schemas.base import Schema, StrictBoolean, seat_number
 
 CARDS = sorted({card for edition in EDITIONS.values() for card in edition.rank})
@@ -23,6 +24,8 @@ class Guess(fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, str) and value in CARDS:
             return value
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # JSON Schema's integer: 3.0 is 3
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 9:
             return value
         raise ma.ValidationError("A card id, or a whole number from 0 to 9.")
@@ -93,11 +96,12 @@ _TO_ENGINE: dict[str, Callable[[int, dict[str, Any]], Command]] = {
     "forfeit": lambda seat, body: Forfeit(seat),
 }
 
-# The command body in the OpenAPI document: one of the schemas above, told apart by `type`.
-COMMAND_BODY = {
-    "oneOf": list(COMMAND_SCHEMAS.values()),
-    "discriminator": {"propertyName": "type"},
+# The command schemas' names in the OpenAPI document (PlayCommand...), by `type`; the command
+# body is one of them, told apart by `type`.
+COMMAND_COMPONENTS = {
+    name: schema.__name__.removesuffix("Schema") for name, schema in COMMAND_SCHEMAS.items()
 }
+COMMAND_BODY = one_of("type", COMMAND_COMPONENTS)
 
 
 def load_command(body: Any) -> dict[str, Any]:

@@ -13,7 +13,10 @@ from game.bots import POLICIES
 from game.editions import EDITIONS
 from game.table import TIMEOUT_CHOICES
 from game.views import SeatView
-from service.schemas.base import MAX_SEATS, Schema, StrictBoolean, seat_number
+from service.apidoc import Tagged
+from service.schemas.base import MAX_SEATS, Schema, StrictBoolean, WholeNumber, seat_number
+from service.schemas.commands import COMMAND_COMPONENTS
+from service.schemas.events import EVENT_COMPONENTS
 
 NAME_MAX = 40
 NAME_FORMAT = "player-name"  # the OpenAPI format of names (a pattern can't name Unicode classes)
@@ -73,8 +76,7 @@ class CreateGameSchema(Schema):
         "the seat that plays first in the first game (default: drawn at random); 0 to the"
         " number of `seats` - 1"
     )
-    turn_seconds = fields.Integer(
-        strict=True,
+    turn_seconds = WholeNumber(
         validate=validate.Range(min=1, max=7 * 24 * 3600),
         metadata={"description": "time limit per move; none by default"},
     )
@@ -186,9 +188,12 @@ class ViewSchema(Schema):
         metadata={"description": "the game itself (null until it starts)"},
     )
     legal = fields.List(
-        fields.Dict(),
+        Tagged("type", COMMAND_COMPONENTS),
         required=True,
-        metadata={"description": "the commands the asking seat may send now, as it sends them"},
+        metadata={
+            "description": "the commands the asking seat may send now, exactly as it sends them"
+            " (empty when it is not this seat's turn)"
+        },
     )
 
 
@@ -211,4 +216,30 @@ class FeedSchema(Schema):
     """Events after `after`, and the game's version now."""
 
     version = fields.Integer(required=True)
-    events = fields.List(fields.Dict(), required=True)
+    events = fields.List(
+        Tagged("type", EVENT_COMPONENTS),
+        required=True,
+        metadata={"description": "each as the asking audience may know it: hidden cards are null"},
+    )
+
+
+class TurnReadyDataSchema(Schema):
+    """Which seat must act in which game, at which version."""
+
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True, metadata={"description": "send it as If-Match"})
+    decision = fields.String(
+        required=True,
+        validate=validate.OneOf(["play", "chancellor", "redraw"]),
+        metadata={"description": "what the seat must do: play a card, finish a Chancellor, or"
+                  " answer a Bishop"},
+    )  # fmt: skip
+
+
+class TurnReadySchema(Schema):
+    """The body of a "your turn" webhook call (thin: fetch the view with the seat's token)."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["turn.ready"]))
+    timestamp = fields.String(required=True, metadata={"format": "date-time"})
+    data = fields.Nested(TurnReadyDataSchema, required=True)

@@ -72,7 +72,17 @@ def valid_data_passes_validation(ctx: Any, response: Any, case: Any) -> None:
         assert not problem.endswith(VALIDATION_PROBLEMS), f"valid data refused: {response.text}"
 
 
+# Headers any string may fill (an X-Request-ID that is not an id is replaced, an If-None-Match
+# that matches no version is ignored): nothing sent in them can be invalid.
+FREE_HEADERS = frozenset({"X-Request-ID", "If-None-Match"})
+
+
+def constrained_headers(operation: Any) -> list[str]:
+    """The operation's headers that a value can break."""
+    return [header.name for header in operation.headers if header.name not in FREE_HEADERS]
+
+
 def has_inputs(operation: Any) -> bool:
-    """True when the operation takes a body or any parameter."""
-    parts = ("body", "path_parameters", "query", "headers", "cookies")
-    return any(len(getattr(operation, part)) for part in parts)
+    """True when the operation takes a body or any parameter that can be invalid."""
+    parts = ("body", "path_parameters", "query", "cookies")
+    return bool(constrained_headers(operation)) or any(len(getattr(operation, p)) for p in parts)

@@ -19,7 +19,8 @@ def test_configured_origin_is_allowed(make_app: Callable[..., Flask]) -> None:
     client = make_app({"LOVELETTER_CORS_ORIGINS": f"{ORIGIN}, https://other.example"}).test_client()
     response = client.get("/healthz", headers={"Origin": ORIGIN})
     assert response.headers["Access-Control-Allow-Origin"] == ORIGIN
-    assert "Retry-After" in response.headers["Access-Control-Expose-Headers"]
+    exposed = response.headers["Access-Control-Expose-Headers"]
+    assert "Retry-After" in exposed and "X-Request-ID" in exposed  # a browser client sees both
     problem = client.get("/missing", headers={"Origin": ORIGIN})
     assert problem.status_code == 404
     assert problem.headers["Access-Control-Allow-Origin"] == ORIGIN

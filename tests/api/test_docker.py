@@ -83,7 +83,7 @@ def test_compose_api_and_worker_use_the_code() -> None:
     assert_wsgi_target(api["command"])
     assert api["command"] == json.loads(dockerfile_instruction("CMD")[-1])
     assert api["image"] == worker["image"]
-    assert worker["command"][:2] == ["rq", "worker"]
+    assert worker["command"][:4] == ["python", "-m", "workers", "worker"]  # RQ's, in our logs
     assert worker["command"][-1] == QUEUE_NAME
     worker_class = worker["command"][worker["command"].index("--worker-class") + 1]
     module, _, name = worker_class.rpartition(".")
@@ -91,3 +91,14 @@ def test_compose_api_and_worker_use_the_code() -> None:
     assert worker["command"][worker["command"].index("--url") + 1] == url
     assert re.search(r"/healthz", " ".join(api["healthcheck"]["test"]))
     assert api["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_the_image_installs_the_locked_set_then_the_project_alone() -> None:
+    """Exact versions with their hashes from requirements.txt; the project without resolving
+    anything more (the lock is all it runs on)."""
+    runs = dockerfile_instruction("RUN")
+    locked = next(i for i, run in enumerate(runs) if "-r requirements.txt" in run)
+    assert "--require-hashes" in runs[locked]
+    project = next(i for i, run in enumerate(runs) if "pip install" in run and " ." in run)
+    assert locked < project and "--no-deps" in runs[project]
+    assert "requirements.txt" in " ".join(dockerfile_instruction("COPY"))

