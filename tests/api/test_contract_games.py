@@ -18,13 +18,14 @@ from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from werkzeug.test import TestResponse
 
+from service.schemas.games import MAX_WAIT_SECONDS
 from tests.api.players import Player, new_game
 from tests.api.test_contract import constrained_headers, valid_data_passes_validation
 
 EXAMPLES = 25
 AUDITOR = "auditor-of-the-contract-tests"
 MAX_WAIT = 0.05  # long polls of the feed are cut to this many seconds
-MAX_DOCUMENTED_WAIT = 30
+MAX_DOCUMENTED_WAIT = MAX_WAIT_SECONDS
 POSITIVE = GenerationMode.POSITIVE
 COMMANDS = "/games/{game_id}/commands"
 
