@@ -18,6 +18,11 @@
 | `LOVELETTER_WEBHOOK_RETRIES` | `5,30,120,600,3600` | seconds between webhook attempts |
 | `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a webhook call may take |
 | `LOVELETTER_SEEDED_GAMES` | off | let `POST /games` choose `seed` (such tables say `seeded`) |
+| `LOVELETTER_APPEND_REPLICAS` | `0` | replicas that must have an append before it is answered |
+| `LOVELETTER_APPEND_TIMEOUT_MS` | `1000` | how long an append waits for them (at most 4000) |
+| `LOVELETTER_ARCHIVE_DIR` | unset (no archive) | folder of finished games that left Redis |
+| `LOVELETTER_ARCHIVE_AFTER_SECONDS` | `604800` | how long a game is over before it is archived |
+| `LOVELETTER_ARCHIVE_EVERY_SECONDS` | `600` | how often a worker archives (one worker at a time) |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -65,6 +70,11 @@ class Settings:
     webhook_retries: tuple[int, ...] = (5, 30, 120, 600, 3600)  # seconds between attempts
     webhook_timeout: float = 5.0
     seeded_games: bool = False  # a creator may choose the seed (and so know every deal)
+    append_replicas: int = 0  # see events/replicas.py
+    append_timeout_ms: int = 1000
+    archive_dir: str | None = None
+    archive_after_seconds: int = 7 * 24 * 3600
+    archive_every_seconds: int = 600
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -99,6 +109,15 @@ class Settings:
             ),
             webhook_timeout=float(get("WEBHOOK_TIMEOUT") or default.webhook_timeout),
             seeded_games=_switch(get("SEEDED_GAMES")),
+            append_replicas=_positive(get("APPEND_REPLICAS"), 0, allow_zero=True),
+            append_timeout_ms=_positive(get("APPEND_TIMEOUT_MS"), default.append_timeout_ms),
+            archive_dir=get("ARCHIVE_DIR") or None,
+            archive_after_seconds=_positive(
+                get("ARCHIVE_AFTER_SECONDS"), default.archive_after_seconds, allow_zero=True
+            ),
+            archive_every_seconds=_positive(
+                get("ARCHIVE_EVERY_SECONDS"), default.archive_every_seconds
+            ),
         )
 
 

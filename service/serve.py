@@ -169,6 +169,8 @@ def serve(options: ServeOptions) -> int:
     try:
         url = connection.redis_url()  # starts the embedded Redis here when REDIS_URL is unset
         env = {**os.environ, "REDIS_URL": url, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
+        # Every process here shares one machine, so finished games can go to a local folder.
+        env.setdefault("LOVELETTER_ARCHIVE_DIR", str(connection.data_dir() / "archive"))
         env["PYTHONUNBUFFERED"] = "1"
         command = gunicorn_command(
             WSGI_APP, options.host, options.port, options.workers, options.threads

@@ -14,6 +14,7 @@ from importlib.metadata import entry_points
 COMMAND_MODULES = (
     "service.cli.scenarios",
     "service.cli.audit",
+    "service.cli.archive",
     "service.cli.tournament",
     "service.cli.serve",
     "service.cli.openapi",

@@ -35,12 +35,12 @@ def repository() -> GameRepository:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write the stream; exit 1 when there is no such game."""
-    store = repository().store
-    if not store.exists(args.game):
+    """Write the stream (from Redis or the archive); exit 1 when there is no such game."""
+    games = repository()
+    if not games.exists(args.game):
         print(f"no game {args.game!r}", file=sys.stderr)
         return 1
-    lines = "".join(line + "\n" for line in export_lines(store, args.game))
+    lines = "".join(line + "\n" for line in export_lines(games, args.game))
     if args.out:
         args.out.write_text(lines, encoding="utf-8")
     else:

@@ -41,10 +41,11 @@ def test_append_then_read(store: EventStore) -> None:
     assert result.ok
     assert store.version("g1") == 3
     assert store.exists("g1")
+    assert result.stamp is not None
     assert store.read("g1") == [
         StoredEvent(1, {"type": "a", "n": 0}, meta),
         StoredEvent(2, {"type": "b", "n": 1}, None),
-        StoredEvent(3, {"type": "c", "n": 2}, None),
+        StoredEvent(3, {"type": "c", "n": 2}, None, result.stamp),
     ]
     second = store.append("g1", 3, events("d"))
     assert second == AppendResult("ok", 4, 4, 4)
@@ -58,7 +59,7 @@ def test_stream_ids_encode_versions(store: EventStore, client: RedisClient) -> N
     entries: Any = client.xrange(store.stream_key("g1"))
     assert [entry_id for entry_id, _ in entries] == [b"1-0", b"2-0"]
     assert set(entries[0][1]) == {b"e", b"m"}
-    assert set(entries[1][1]) == {b"e"}
+    assert set(entries[1][1]) == {b"e", b"n"}  # the append's stamp, on its last entry
     assert entries[0][1][b"e"] == b'{"n":0,"type":"a"}'  # compact, sorted keys
 
 

@@ -1,0 +1,849 @@
+"""`loveletter bench cluster`: play on a Redis Cluster through two failovers, with and without
+the acknowledgement promise, and count what is lost.
+
+Everything runs on loopback and is gone afterwards: a Redis Cluster of 3 masters with a replica
+each (a node is taken for failed after 3 s of silence; the cluster keeps serving the slots it
+still has), a plain Redis for RQ, two groups of 3 API processes (gunicorn) that differ only in
+LOVELETTER_APPEND_REPLICAS (1: an append is answered once a replica has it; 0: as soon as its
+master has it), and 3 RQ workers (which append with the promise). Human-vs-bot games are split
+between the groups; the driver plays each human seat (it thinks, sends a random legal command,
+and polls the view while the bot moves), spreading its requests over its group's processes.
+
+A third of the way in, a master is failed over by its replica (CLUSTER FAILOVER: coordinated,
+nothing lost). Two thirds of the way in, another master's replica is made to lag (SIGSTOP for
+`lag` seconds, as a slow replica or a network hiccup would) and the master is SIGKILLed: its
+replica is elected, and the writes it had not received are gone. The dead node is started again
+once its replica took over, as a supervisor would, and rejoins as the new master's replica.
+
+After the play, the bench waits for the bots' last moves, then reads every game: an
+acknowledged command (a 2xx answer) whose events are not in the stream is lost; a game still
+waiting on its bot is stuck; every stream is verified against the rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import os
+import random
+import signal
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import redis
+from rq import Queue, Worker
+
+from bench.bots import _workers
+from bench.client import JsonClient
+from events.audit import export_line, verify_lines
+from events.commands import encode_command
+from events.connection import connect
+from events.games import GameRepository
+from events.redis_cluster import LocalCluster
+from events.redis_server import EmbeddedRedis, free_port
+from events.store import StoredEvent
+from game.table import waiting_on
+from service.schemas.commands import engine_command, load_command
+from service.serve import Child, gunicorn_command
+
+MODES = {"wait": 1, "no-wait": 0}  # LOVELETTER_APPEND_REPLICAS of each group of API processes
+EDITION = "2019"
+BOT = "heuristic"
+HUMAN = 0
+NODE_TIMEOUT_MS = 3000
+POLL_SECONDS = 0.5  # between two looks at a game whose bot is to move
+RETRY_SECONDS = 1.0  # after a 503 or a lost connection, unless Retry-After says otherwise
+SETTLE_SECONDS = 2.0  # counted into a failover's window after it is over
+GRACE_SECONDS = 20.0  # for the bots' last moves after the play
+READY_TIMEOUT_SECONDS = 60.0
+API_WORKERS, API_THREADS = 1, 8
+
+
+def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
+    """Add `cluster`: `loveletter bench cluster [--games N] [--seconds S] [--json] ...`."""
+    parser = bench_subparsers.add_parser(
+        "cluster", help="games on a Redis Cluster through two failovers, with and without WAIT"
+    )
+    parser.add_argument("--games", type=int, default=500, help="concurrent games (500)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="of play (60)")
+    parser.add_argument("--think", type=float, default=10.0,
+                        help="a human's mean seconds per decision (10)")  # fmt: skip
+    parser.add_argument("--lag", type=float, default=1.0,
+                        help="seconds the killed master's replica lags behind it (1)")  # fmt: skip
+    parser.add_argument("--apis", type=int, default=3, help="API processes per group (3)")
+    parser.add_argument("--workers", type=int, default=3, help="RQ workers (3)")
+    parser.add_argument("--threads", type=int, default=48, help="driver threads (48)")
+    parser.add_argument("--timeout-ms", type=int, default=1000,
+                        help="LOVELETTER_APPEND_TIMEOUT_MS of the promise (1000)")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=1, help="of the driver's choices")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark and print its figures; 1 if the promise lost a command."""
+    result = run_cluster_bench(
+        games=args.games,
+        seconds=args.seconds,
+        think=args.think,
+        lag=args.lag,
+        apis=args.apis,
+        workers=args.workers,
+        threads=args.threads,
+        timeout_ms=args.timeout_ms,
+        seed=args.seed,
+    )
+    print(json.dumps(result) if args.json else table(result))
+    return 1 if result["modes"]["wait"]["acknowledged_lost"] else 0
+
+
+@dataclass
+class Call:
+    """One HTTP call of the driver: when it started (seconds into the play), how long it took,
+    what it answered (0: no answer)."""
+
+    mode: str
+    kind: str  # create, command, read
+    started: float
+    seconds: float
+    status: int
+
+
+@dataclass
+class Ack:
+    """A 2xx answer: the game's version after the command, and the command as recorded."""
+
+    mode: str
+    game_id: str
+    version: int
+    command: dict[str, Any] | None  # None: the game's creation
+    at: float  # seconds into the play
+    completion: float  # from the first attempt to this answer
+
+
+@dataclass
+class Pending:
+    """A command being sent, retried with the same key until it is answered."""
+
+    body: dict[str, Any]
+    recorded: dict[str, Any]
+    key: str
+    version: int
+    first: float
+
+
+@dataclass
+class Game:
+    """One human seat, at one game at a time (a new one begins when a game ends)."""
+
+    mode: str
+    game_id: str | None = None
+    token: str = ""
+    version: int = 0
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    pending: Pending | None = None
+    move: bool = False  # the seat is to act (else: look again later)
+
+
+class Driver:
+    """Plays the human seats on threads: each game is due at a time; a thread takes the next
+    due game, makes one call for it, and says when it is due again."""
+
+    def __init__(self, bases: Mapping[str, Sequence[str]], think: float, seed: int) -> None:
+        self.bases = bases
+        self.think = think
+        self.rng = random.Random(seed)
+        self.t0 = time.monotonic()
+        self.calls: list[Call] = []
+        self.acks: list[Ack] = []
+        self.games_started: Counter[str] = Counter()
+        self.games_finished: Counter[str] = Counter()
+        self.game_ids: dict[str, set[str]] = {mode: set() for mode in bases}
+        self._due: list[tuple[float, int, Game]] = []
+        self._count = 0
+        self._lock = threading.Condition()
+        self._running = True
+        self._turn = 0
+        self.wall0 = time.time()
+
+    def now(self) -> float:
+        """Seconds since the play began."""
+        return time.monotonic() - self.t0
+
+    def add(self, game: Game, delay: float) -> None:
+        """Make `game` due in `delay` seconds."""
+        with self._lock:
+            self._count += 1
+            heapq.heappush(self._due, (time.monotonic() + delay, self._count, game))
+            self._lock.notify()
+
+    def play(self, threads: int) -> list[threading.Thread]:
+        """Start the threads (they play until `stop`)."""
+        started = [
+            threading.Thread(target=self._loop, name=f"driver-{n}", daemon=True)
+            for n in range(threads)
+        ]
+        for thread in started:
+            thread.start()
+        return started
+
+    def stop(self, threads: list[threading.Thread]) -> None:
+        """No new call from now on; wait for the calls under way."""
+        with self._lock:
+            self._running = False
+            self._lock.notify_all()
+        for thread in threads:
+            thread.join(60)
+
+    def _loop(self) -> None:
+        clients: dict[str, JsonClient] = {}
+        rng = random.Random(self.rng.random())
+        while True:
+            with self._lock:
+                while self._running and (not self._due or self._due[0][0] > time.monotonic()):
+                    wait = self._due[0][0] - time.monotonic() if self._due else 1.0
+                    self._lock.wait(max(min(wait, 1.0), 0.001))
+                if not self._running:
+                    return
+                _, _, game = heapq.heappop(self._due)
+            try:
+                delay = self._step(game, clients, rng)
+            except Exception as error:  # the driver's own bug: reported, the game starts over
+                print(f"bench cluster: driver error: {error!r}", file=sys.stderr)
+                game.game_id, game.pending = None, None
+                delay = RETRY_SECONDS
+            self.add(game, delay)
+
+    def _client(self, clients: dict[str, JsonClient], mode: str) -> JsonClient:
+        """A connection to the next API process of the mode's group (round robin)."""
+        with self._lock:
+            self._turn += 1
+            base = self.bases[mode][self._turn % len(self.bases[mode])]
+        if base not in clients:
+            clients[base] = JsonClient(base, timeout=30.0)
+        return clients[base]
+
+    def _call(
+        self,
+        clients: dict[str, JsonClient],
+        game: Game,
+        kind: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> tuple[int, Any, float]:
+        """One call (status 0 when the connection failed); its answer and when it started."""
+        client = self._client(clients, game.mode)
+        started = self.now()
+        try:
+            status, answer = client.request(method, path, body, headers)
+        except (OSError, ValueError):
+            client.close()
+            status, answer = 0, None
+        self.calls.append(Call(game.mode, kind, started, self.now() - started, status))
+        return status, answer, started
+
+    def _step(self, game: Game, clients: dict[str, JsonClient], rng: random.Random) -> float:
+        """One call for the game; seconds until it is due again."""
+        if game.game_id is None:
+            return self._create(game, clients)
+        if game.pending is not None or game.move:
+            return self._send(game, clients, rng)
+        return self._look(game, clients, rng)
+
+    def _create(self, game: Game, clients: dict[str, JsonClient]) -> float:
+        body = {"edition": EDITION, "seats": ["human", BOT], "name": "p0"}
+        status, answer, _ = self._call(clients, game, "create", "POST", "/games", body)
+        if status != 201:
+            return RETRY_SECONDS
+        game.game_id, game.token = answer["game"]["id"], answer["token"]
+        game.version, game.legal, game.move = answer["game"]["version"], [], False
+        self.game_ids[game.mode].add(game.game_id)
+        self.games_started[game.mode] += 1
+        self.acks.append(Ack(game.mode, game.game_id, game.version, None, self.now(), 0.0))
+        return 0.0
+
+    def _look(self, game: Game, clients: dict[str, JsonClient], rng: random.Random) -> float:
+        headers = {"Authorization": f"Bearer {game.token}", "If-None-Match": f'"{game.version}"'}
+        path = f"/games/{game.game_id}"
+        status, answer, _ = self._call(clients, game, "read", "GET", path, None, headers)
+        if status == 304:
+            return POLL_SECONDS
+        if status == 404:  # its creation was lost with a master: begin another
+            game.game_id = None
+            return 0.0
+        if status != 200:
+            return RETRY_SECONDS
+        return self._seen(game, answer, rng)
+
+    def _seen(self, game: Game, answer: Any, rng: random.Random) -> float:
+        """Take in a view; when the game is over, begin another."""
+        game.version = answer["game"]["version"]
+        if answer["game"]["status"] == "over":
+            self.games_finished[game.mode] += 1
+            game.game_id, game.move = None, False
+            return 0.0
+        game.legal = answer["legal"]
+        game.move = bool(game.legal)
+        if game.move:
+            return rng.uniform(0.5, 1.5) * self.think
+        return POLL_SECONDS
+
+    def _send(self, game: Game, clients: dict[str, JsonClient], rng: random.Random) -> float:
+        if game.pending is None:
+            body = rng.choice(game.legal)
+            recorded = json.loads(
+                json.dumps(encode_command(engine_command(HUMAN, load_command(body))))
+            )
+            game.pending = Pending(body, recorded, uuid.uuid4().hex, game.version, self.now())
+        pending = game.pending
+        headers = {
+            "Authorization": f"Bearer {game.token}",
+            "If-Match": f'"{pending.version}"',
+            "Idempotency-Key": pending.key,
+        }
+        path = f"/games/{game.game_id}/commands"
+        status, answer, _ = self._call(
+            clients, game, "command", "POST", path, pending.body, headers
+        )
+        if status in (0, 503):  # the same key again, until it is answered
+            return RETRY_SECONDS
+        game.pending, game.move = None, False
+        if status != 200:  # 412: the game moved on (e.g. back, after a failover): look again
+            return 0.0
+        assert game.game_id is not None
+        now = self.now()
+        version = answer["game"]["version"]
+        self.acks.append(
+            Ack(game.mode, game.game_id, version, pending.recorded, now, now - pending.first)
+        )
+        return self._seen(game, answer, rng)
+
+
+@dataclass
+class Failover:
+    """What was done to the cluster, and when (seconds into the play)."""
+
+    kind: str
+    master: int
+    replica: int
+    began: float
+    ended: float = 0.0
+    phases: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+
+
+def run_cluster_bench(
+    *,
+    games: int = 500,
+    seconds: float = 60.0,
+    think: float = 10.0,
+    lag: float = 1.0,
+    apis: int = 3,
+    workers: int = 3,
+    threads: int = 48,
+    timeout_ms: int = 1000,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """Start everything, play, fail over twice, check; the figures as one dict."""
+    if games < len(MODES) or seconds <= 0 or min(apis, workers, threads) < 1:
+        raise ValueError("games >= 2, seconds > 0, apis, workers and threads >= 1")
+    began = time.monotonic()
+    namespace = f"bench-cluster-{uuid.uuid4().hex[:8]}"
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loveletter-")))
+        cluster = LocalCluster(
+            folder / "cluster",
+            replicas=1,
+            node_timeout_ms=NODE_TIMEOUT_MS,
+            extra_args=["--cluster-require-full-coverage", "no"],
+        )
+        stack.callback(cluster.stop)
+        cluster.start()
+        queue_server = stack.enter_context(EmbeddedRedis(folder / "queue"))
+        queue_client = redis.Redis.from_url(queue_server.url)
+        stack.callback(queue_client.close)
+        store_client = connect(cluster.url)
+        stack.callback(store_client.close)
+        env = {
+            "REDIS_URL": cluster.url,
+            "LOVELETTER_QUEUE_URL": queue_server.url,
+            "LOVELETTER_NAMESPACE": namespace,
+            "LOVELETTER_QUEUE": namespace,
+            "LOVELETTER_APPEND_TIMEOUT_MS": str(timeout_ms),
+            "LOVELETTER_RATE_LIMIT_ADDRESS": "off",  # every simulated player shares one address
+        }
+        bases: dict[str, list[str]] = {}
+        api_pids: dict[str, list[int]] = {}
+        for mode, replicas in MODES.items():
+            settings = {**env, "LOVELETTER_APPEND_REPLICAS": str(replicas)}
+            bases[mode], api_pids[mode] = stack.enter_context(_apis(folder, mode, settings, apis))
+        queue = Queue(namespace, connection=queue_client)
+        stack.enter_context(_workers(queue_server.url, queue, workers, {**env, **BOT_SETTINGS}))
+        worker_pids = [int(worker.pid) for worker in Worker.all(queue=queue) if worker.pid]
+        setup_seconds = time.monotonic() - began
+
+        masters = [port for port, role in cluster.roles().items() if role == "master"]
+        pids = {
+            **{f"api {mode}": api_pids[mode] for mode in MODES},
+            "rq workers": worker_pids,
+            "redis masters": [node.pid for node in cluster.nodes if node.port in masters],
+            "redis queue": [queue_server.pid],
+        }
+        driver = Driver(bases, think, seed)
+        rng = random.Random(seed)
+        players = [Game(mode) for mode in MODES for _ in range(games // len(MODES))]
+        for player in players:
+            driver.add(player, rng.uniform(0, think))
+        before = _snapshot(pids, masters, queue_server.port)
+        driver.t0, driver.wall0 = time.monotonic(), time.time()
+        running = driver.play(threads)
+        failovers, window = _fail_over_twice(
+            cluster, driver, seconds, lag, masters, queue_server.port
+        )
+        window_snapshot = window.pop("snapshot")
+        after = _snapshot(pids, masters, queue_server.port, with_ops=False)
+        driver.stop(running)
+        played = driver.now()
+        repository = GameRepository.on(store_client, namespace)
+        stuck = _wait_for_bots(repository, driver, GRACE_SECONDS)
+        checked = _check(repository, driver)
+    cpu = {name: after["cpu"][name] - before["cpu"][name] for name in pids}
+    bot_moves = [at for at in checked["bot_moves"] if 0 <= at <= played]
+    return {
+        "benchmark": "cluster",
+        "setup": {
+            "redis_cluster": "3 masters with 1 replica each; cluster-node-timeout"
+            f" {NODE_TIMEOUT_MS} ms; cluster-require-full-coverage no",
+            "queue": "a plain Redis for RQ",
+            "api_processes_per_group": apis,
+            "gunicorn": f"{API_WORKERS} gthread worker x {API_THREADS} threads per process",
+            "rq_workers": workers,
+            "groups": {mode: {"LOVELETTER_APPEND_REPLICAS": r} for mode, r in MODES.items()},
+            "workers_append_replicas": 1,
+            "append_timeout_ms": timeout_ms,
+            "games": len(players),
+            "game": f"{EDITION}: a human (the driver) against a {BOT} bot (the workers)",
+            "think_seconds": f"uniform {0.5 * think:g} to {1.5 * think:g}",
+            "poll_seconds": POLL_SECONDS,
+            "driver_threads": threads,
+            "lag_seconds": lag,
+            "setup_seconds": round(setup_seconds, 1),
+        },
+        "seconds": round(played, 1),
+        "failovers": [_failover_json(item) for item in failovers],
+        "modes": {
+            mode: _mode_figures(mode, driver, failovers, played, checked, stuck, cpu)
+            for mode in MODES
+        },
+        "bots": {
+            "moves": len(bot_moves),
+            "moves_per_second": round(len(bot_moves) / played, 1),
+            "worker_cpu_seconds": round(cpu["rq workers"], 1),
+            "moves_per_worker_cpu_second": round(len(bot_moves) / max(cpu["rq workers"], 1e-9), 1),
+        },
+        "redis": _ops_figures(before, window_snapshot, window["seconds"], driver, checked),
+        "cpu_seconds": {name: round(value, 1) for name, value in cpu.items()},
+        "wall_seconds": round(time.monotonic() - began, 1),
+    }
+
+
+BOT_SETTINGS = {"LOVELETTER_APPEND_REPLICAS": "1"}  # the workers keep the promise
+
+
+@contextmanager
+def _apis(
+    folder: Path, mode: str, env: Mapping[str, str], count: int
+) -> Iterator[tuple[list[str], list[int]]]:
+    """`count` API processes (gunicorn) with these settings; their base URLs and pids."""
+    children: list[Child] = []
+    bases: list[str] = []
+    try:
+        for number in range(count):
+            port = free_port()
+            metrics = folder / f"metrics-{mode}-{number}"
+            settings = {**os.environ, **env, "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
+            command = gunicorn_command(
+                "service.wsgi:app", "127.0.0.1", port, API_WORKERS, API_THREADS
+            )
+            children.append(Child(f"api {mode} {number}", command, settings, quiet=True))
+            bases.append(f"http://127.0.0.1:{port}")
+        for base, child in zip(bases, children, strict=True):
+            _wait_healthy(base, child)
+        yield bases, [child.process.pid for child in children]
+    finally:
+        for child in children:
+            child.stop()
+
+
+def _wait_healthy(base: str, child: Child) -> None:
+    """Return once the API answers /healthz with 200."""
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    client = JsonClient(base, timeout=2.0)
+    while time.monotonic() < deadline and child.alive():
+        try:
+            if client.get("/healthz")[0] == 200:
+                return
+        except (OSError, ValueError):
+            client.close()
+        time.sleep(0.1)
+    raise RuntimeError(f"{child.name} did not answer at {base}")
+
+
+def _sleep_until(driver: Driver, moment: float) -> None:
+    time.sleep(max(0.0, moment - driver.now()))
+
+
+def _fail_over_twice(
+    cluster: LocalCluster,
+    driver: Driver,
+    seconds: float,
+    lag: float,
+    masters: list[int],
+    queue: int,
+) -> tuple[list[Failover], dict[str, Any]]:
+    """A manual failover at a third of the play, a kill at two thirds; the snapshot taken
+    just before the first (Redis operations and CPU while nothing failed)."""
+    first = cluster.nodes[0].port  # every client's first address: kept alive
+    victims = [port for port in masters if port != first]
+    _sleep_until(driver, seconds / 3)
+    pids = {"redis masters": [node.pid for node in cluster.nodes if node.port in masters]}
+    window = {"seconds": driver.now(), "snapshot": _snapshot(pids, masters, queue)}
+    failovers = [_manual_failover(cluster, driver, victims[0])]
+    _sleep_until(driver, 2 * seconds / 3 - lag)
+    failovers.append(_kill(cluster, driver, victims[1], lag))
+    _sleep_until(driver, seconds)
+    return failovers, window
+
+
+def _manual_failover(cluster: LocalCluster, driver: Driver, master: int) -> Failover:
+    """CLUSTER FAILOVER on the master's replica: the two swap roles, nothing is lost."""
+    replica = cluster.replica_of(master)
+    done = Failover("CLUSTER FAILOVER", master, replica.port, driver.now())
+    try:
+        with redis.Redis(port=replica.port) as promoted:
+            promoted.execute_command("CLUSTER", "FAILOVER")
+        _wait_role(replica.port, "master")
+        done.phases["promoted_after_s"] = driver.now() - done.began
+        cluster.wait_ok()
+    except (redis.RedisError, OSError, TimeoutError, LookupError) as error:
+        done.error = repr(error)
+    done.ended = driver.now()
+    return done
+
+
+def _kill(cluster: LocalCluster, driver: Driver, master: int, lag: float) -> Failover:
+    """Stop the master's replica for `lag` seconds, SIGKILL the master, let the replica go
+    on: it is elected; then start the dead node again, which rejoins as a replica."""
+    replica = cluster.replica_of(master)
+    victim = next(node for node in cluster.nodes if node.running and node.port == master)
+    done = Failover("SIGKILL", master, replica.port, driver.now())
+    try:
+        os.kill(replica.pid, signal.SIGSTOP)
+        try:
+            time.sleep(lag)
+            victim.kill()
+            done.phases["killed_at_s"] = driver.now() - done.began
+        finally:
+            os.kill(replica.pid, signal.SIGCONT)
+        _wait_role(replica.port, "master")
+        done.phases["promoted_after_s"] = driver.now() - done.began
+        victim.start()
+        done.phases["restarted_after_s"] = driver.now() - done.began
+        cluster.wait_ok()
+        done.phases["replica_back_after_s"] = driver.now() - done.began
+    except (redis.RedisError, OSError, TimeoutError, RuntimeError, LookupError) as error:
+        done.error = repr(error)
+    done.ended = driver.now()
+    return done
+
+
+def _wait_role(port: int, role: str, timeout: float = READY_TIMEOUT_SECONDS) -> None:
+    deadline = time.monotonic() + timeout
+    with redis.Redis(port=port, socket_timeout=2) as node:
+        while node.info("replication")["role"] != role:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the node on port {port} did not become {role}")
+            time.sleep(0.05)
+
+
+def _snapshot(
+    pids: Mapping[str, list[int]], masters: list[int], queue: int | None, *, with_ops: bool = True
+) -> dict[str, Any]:
+    """CPU seconds of each group of processes, and Redis's command counts so far."""
+    found: dict[str, Any] = {"cpu": {name: _cpu_seconds(group) for name, group in pids.items()}}
+    if with_ops:
+        found["store"] = _command_calls(masters)
+        found["queue"] = _command_calls([queue]) if queue else Counter()
+    return found
+
+
+# Commands of replication, of the cluster's upkeep and of the bench itself, not of clients.
+NOT_CLIENTS = frozenset({"replconf", "psync", "sync", "cluster", "info", "ping", "command"})
+
+
+def _command_calls(ports: Sequence[int]) -> Counter[str]:
+    """Calls of each Redis command sent by clients (INFO commandstats, which counts those a
+    script runs too), summed over these servers."""
+    calls: Counter[str] = Counter()
+    for port in ports:
+        with redis.Redis(port=port, socket_timeout=5) as server:
+            stats: Any = server.info("commandstats")
+        for name, figures in stats.items():
+            command = name.removeprefix("cmdstat_")
+            if command.split("|")[0] not in NOT_CLIENTS:
+                calls[command] += int(figures["calls"])
+    return calls
+
+
+def _cpu_seconds(pids: Sequence[int]) -> float:
+    """User and system CPU seconds of these processes and their descendants (Linux /proc)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    wanted = set(pids)
+    grew = True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in wanted} - wanted
+        grew = bool(more)
+        wanted |= more
+    return sum(times.get(pid, 0.0) for pid in wanted)
+
+
+def _wait_for_bots(repository: GameRepository, driver: Driver, grace: float) -> Counter[str]:
+    """Wait until no game waits on its bot (at most `grace` s); the games still waiting."""
+    modes = {game_id: mode for mode, ids in driver.game_ids.items() for game_id in ids}
+    waiting = set(modes)
+    deadline = time.monotonic() + grace
+    while waiting:
+        waiting = {game_id for game_id in waiting if _waits_on_bot(repository, game_id)}
+        if not waiting or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    return Counter(modes[game_id] for game_id in waiting)
+
+
+def _waits_on_bot(repository: GameRepository, game_id: str) -> bool:
+    waiting = waiting_on(repository.load(game_id).table)
+    return waiting is not None and waiting.bot is not None
+
+
+def _check(repository: GameRepository, driver: Driver) -> dict[str, Any]:
+    """Read every game: acknowledged commands not in their stream, streams the rules refuse,
+    and when the bots moved (seconds into the play)."""
+    lost: Counter[str] = Counter()
+    lost_creations: Counter[str] = Counter()
+    failures: Counter[str] = Counter()
+    batches: dict[str, dict[int, dict[str, Any]]] = {}
+    bot_moves: list[float] = []
+    for mode, ids in driver.game_ids.items():
+        for game_id in ids:
+            stored = repository.store.read(game_id)
+            batches[game_id] = _batches(stored)
+            if stored and not verify_lines(export_line(item) for item in stored).ok:
+                failures[mode] += 1
+            for meta in batches[game_id].values():
+                if meta.get("by") == "bot":
+                    bot_moves.append(float(meta["at"]) - driver.wall0)
+    for ack in driver.acks:
+        found = batches.get(ack.game_id, {}).get(ack.version)
+        if ack.command is None:
+            lost_creations[ack.mode] += found is None or found.get("by") != "creator"
+        else:
+            lost[ack.mode] += found is None or found.get("command") != ack.command
+    return {
+        "lost": lost,
+        "lost_creations": lost_creations,
+        "verify_failures": failures,
+        "bot_moves": bot_moves,
+    }
+
+
+def _batches(stored: list[StoredEvent]) -> dict[int, dict[str, Any]]:
+    """Each command's meta, by the version of its last event."""
+    found: dict[int, dict[str, Any]] = {}
+    meta: dict[str, Any] | None = None
+    for item in stored:
+        if item.meta is not None:
+            if meta is not None:
+                found[item.version - 1] = meta
+            meta = item.meta
+    if meta is not None and stored:
+        found[stored[-1].version] = meta
+    return found
+
+
+def _mode_figures(
+    mode: str,
+    driver: Driver,
+    failovers: list[Failover],
+    played: float,
+    checked: Mapping[str, Any],
+    stuck: Counter[str],
+    cpu: Mapping[str, float],
+) -> dict[str, Any]:
+    """One group's figures: throughput, latencies (overall and in each failover), errors,
+    losses, and its API processes' CPU."""
+    calls = [call for call in driver.calls if call.mode == mode]
+    acks = [ack for ack in driver.acks if ack.mode == mode and ack.command is not None]
+    api_cpu = cpu[f"api {mode}"]
+    figures: dict[str, Any] = {
+        "append_replicas": MODES[mode],
+        "commands_acknowledged": len(acks),
+        "commands_per_second": round(len(acks) / played, 1),
+        **_latencies(calls, acks, 0.0, played),
+        "during_failovers": [
+            {
+                "kind": item.kind,
+                "from_s": round(item.began, 1),
+                "to_s": round(item.ended + SETTLE_SECONDS, 1),
+                **_latencies(calls, acks, item.began, item.ended + SETTLE_SECONDS),
+            }
+            for item in failovers
+        ],
+        "acknowledged_lost": checked["lost"][mode],
+        "acknowledged_creations_lost": checked["lost_creations"][mode],
+        "games_played": len(driver.game_ids[mode]),
+        "games_finished": driver.games_finished[mode],
+        "games_stuck": stuck[mode],
+        "verify_failures": checked["verify_failures"][mode],
+        "api_cpu_seconds": round(api_cpu, 1),
+        "api_cpu_ms_per_call": round(1000 * api_cpu / max(len(calls), 1), 2),
+        "calls_per_command": round(len(calls) / max(len(acks), 1), 2),
+    }
+    return figures
+
+
+def _latencies(calls: list[Call], acks: list[Ack], start: float, end: float) -> dict[str, Any]:
+    """Figures of the calls begun, and the commands acknowledged, between start and end."""
+    inside = [call for call in calls if start <= call.started < end]
+    answered = [call.seconds for call in inside if call.kind == "command" and call.status == 200]
+    reads = [call.seconds for call in inside if call.kind == "read" and call.status in (200, 304)]
+    done = [ack.completion for ack in acks if start <= ack.at < end]
+    errors = Counter(
+        "no answer" if call.status == 0 else str(call.status)
+        for call in inside
+        if call.status not in (200, 201, 304)
+    )
+    return {
+        "command_calls": sum(call.kind == "command" for call in inside),
+        "command_ms": _percentiles(answered),
+        "command_completion_ms": _percentiles(done),
+        "read_ms": _percentiles(reads),
+        "errors_by_status": dict(sorted(errors.items())),
+    }
+
+
+def _percentiles(seconds: list[float]) -> dict[str, float]:
+    if not seconds:
+        return {"count": 0, "p50": 0.0, "p99": 0.0}
+    ordered = sorted(seconds)
+    cuts = statistics.quantiles(ordered, n=100, method="inclusive") if len(ordered) > 1 else None
+    return {
+        "count": len(ordered),
+        "p50": round(statistics.median(ordered) * 1000, 1),
+        "p99": round((cuts[98] if cuts else ordered[0]) * 1000, 1),
+    }
+
+
+def _ops_figures(
+    before: Mapping[str, Any],
+    window: Mapping[str, Any],
+    seconds: float,
+    driver: Driver,
+    checked: Mapping[str, Any],
+) -> dict[str, Any]:
+    """Redis operations and CPU per move while nothing failed (the play's first third)."""
+    human = sum(1 for ack in driver.acks if ack.command is not None and ack.at <= seconds)
+    bots = sum(1 for at in checked["bot_moves"] if 0 <= at <= seconds)
+    reads = sum(1 for call in driver.calls if call.kind == "read" and call.started <= seconds)
+    moves = max(human + bots, 1)
+    store = window["store"] - before["store"]
+    queue = window["queue"] - before["queue"] if "queue" in window else Counter()
+    cpu = window["cpu"]["redis masters"] - before["cpu"]["redis masters"]
+    return {
+        "window_seconds": round(seconds, 1),
+        "moves": human + bots,
+        "human_moves": human,
+        "bot_moves": bots,
+        "reads": reads,
+        "store_operations_per_move": round(sum(store.values()) / moves, 1),
+        "store_operations_per_second": round(sum(store.values()) / seconds, 1),
+        "store_top_operations_per_move": {
+            name: round(count / moves, 2) for name, count in store.most_common(10)
+        },
+        "queue_operations_per_bot_move": round(sum(queue.values()) / max(bots, 1), 1),
+        "masters_cpu_seconds": round(cpu, 2),
+        "masters_cpu_us_per_move": round(1e6 * cpu / moves, 1),
+    }
+
+
+def _failover_json(item: Failover) -> dict[str, Any]:
+    return {
+        "kind": item.kind,
+        "master_port": item.master,
+        "replica_port": item.replica,
+        "at_s": round(item.began, 1),
+        "lasted_s": round(item.ended - item.began, 1),
+        **{name: round(value, 1) for name, value in item.phases.items()},
+        **({"error": item.error} if item.error else {}),
+    }
+
+
+def table(result: Mapping[str, Any]) -> str:
+    """The figures as a short readable table."""
+    setup = result["setup"]
+    lines = [
+        f"Cluster benchmark: {setup['games']} games for {result['seconds']} s"
+        f" ({setup['redis_cluster']}; {setup['api_processes_per_group']} API processes per"
+        f" group, {setup['rq_workers']} RQ workers)",
+    ]
+    for item in result["failovers"]:
+        lines.append(
+            f"  {item['kind']} of the master on port {item['master_port']} at {item['at_s']} s,"
+            f" lasting {item['lasted_s']} s" + (f" ({item['error']})" if "error" in item else "")
+        )
+    lines.append(
+        f"  {'group':<9}{'cmd/s':>7}{'p50':>8}{'p99':>8}{'done p99':>10}{'lost':>6}"
+        f"{'stuck':>7}{'verify':>8}  errors"
+    )
+    for mode, row in result["modes"].items():
+        lines.append(
+            f"  {mode:<9}{row['commands_per_second']:>7}{row['command_ms']['p50']:>8}"
+            f"{row['command_ms']['p99']:>8}{row['command_completion_ms']['p99']:>10}"
+            f"{row['acknowledged_lost']:>6}{row['games_stuck']:>7}{row['verify_failures']:>8}"
+            f"  {row['errors_by_status']}"
+        )
+        for window in row["during_failovers"]:
+            lines.append(
+                f"    during {window['kind']:<17} p50 {window['command_ms']['p50']} ms,"
+                f" p99 {window['command_ms']['p99']} ms, done p99"
+                f" {window['command_completion_ms']['p99']} ms, {window['errors_by_status']}"
+            )
+    bots, ops = result["bots"], result["redis"]
+    lines.append(
+        f"  bots {bots['moves_per_second']} moves/s, {bots['moves_per_worker_cpu_second']}"
+        f" per worker CPU second; Redis {ops['store_operations_per_move']} operations per move"
+    )
+    return "\n".join(lines)
