@@ -7,7 +7,8 @@ still has), a plain Redis for RQ, two groups of 3 API processes (gunicorn) that 
 LOVELETTER_APPEND_REPLICAS (1: an append is answered once a replica has it; 0: as soon as its
 master has it), and 3 RQ workers (which append with the promise). Human-vs-bot games are split
 between the groups; the driver plays each human seat (it thinks, sends a random legal command,
-and polls the view while the bot moves), spreading its requests over its group's processes.
+and looks at the view while the bot moves, after 0.5 s, 1 s, 2 s, then every 4 s, as a client
+without push would), spreading its requests over its group's processes.
 
 A third of the way in, a master is failed over by its replica (CLUSTER FAILOVER: coordinated,
 nothing lost). Two thirds of the way in, another master's replica is made to lag (SIGSTOP for
@@ -46,13 +47,14 @@ from rq import Queue, Worker
 
 from bench.bots import _workers
 from bench.client import JsonClient
+from bench.store import sample_event, sample_meta
 from events.audit import export_line, verify_lines
 from events.commands import encode_command
-from events.connection import connect
+from events.connection import RedisClient, connect
 from events.games import GameRepository
 from events.redis_cluster import LocalCluster
 from events.redis_server import EmbeddedRedis, free_port
-from events.store import StoredEvent
+from events.store import EventStore, Idempotency, StoredEvent
 from game.table import waiting_on
 from service.schemas.commands import engine_command, load_command
 from service.serve import Child, gunicorn_command
@@ -62,7 +64,7 @@ EDITION = "2019"
 BOT = "heuristic"
 HUMAN = 0
 NODE_TIMEOUT_MS = 3000
-POLL_SECONDS = 0.5  # between two looks at a game whose bot is to move
+POLLS = (0.5, 1.0, 2.0, 4.0)  # seconds between looks at a game whose bot is to move
 RETRY_SECONDS = 1.0  # after a 503 or a lost connection, unless Retry-After says otherwise
 SETTLE_SECONDS = 2.0  # counted into a failover's window after it is over
 GRACE_SECONDS = 20.0  # for the bots' last moves after the play
@@ -154,6 +156,7 @@ class Game:
     legal: list[dict[str, Any]] = field(default_factory=list)
     pending: Pending | None = None
     move: bool = False  # the seat is to act (else: look again later)
+    looks: int = 0  # looks in a row that found nothing new
 
 
 class Driver:
@@ -280,7 +283,8 @@ class Driver:
         path = f"/games/{game.game_id}"
         status, answer, _ = self._call(clients, game, "read", "GET", path, None, headers)
         if status == 304:
-            return POLL_SECONDS
+            game.looks += 1
+            return POLLS[min(game.looks, len(POLLS) - 1)]
         if status == 404:  # its creation was lost with a master: begin another
             game.game_id = None
             return 0.0
@@ -297,9 +301,10 @@ class Driver:
             return 0.0
         game.legal = answer["legal"]
         game.move = bool(game.legal)
+        game.looks = 0
         if game.move:
             return rng.uniform(0.5, 1.5) * self.think
-        return POLL_SECONDS
+        return POLLS[0]
 
     def _send(self, game: Game, clients: dict[str, JsonClient], rng: random.Random) -> float:
         if game.pending is None:
@@ -394,6 +399,7 @@ def run_cluster_bench(
         stack.enter_context(_workers(queue_server.url, queue, workers, {**env, **BOT_SETTINGS}))
         worker_pids = [int(worker.pid) for worker in Worker.all(queue=queue) if worker.pid]
         setup_seconds = time.monotonic() - began
+        appends = _append_costs(store_client, namespace, timeout_ms)
 
         masters = [port for port, role in cluster.roles().items() if role == "master"]
         pids = {
@@ -437,12 +443,13 @@ def run_cluster_bench(
             "games": len(players),
             "game": f"{EDITION}: a human (the driver) against a {BOT} bot (the workers)",
             "think_seconds": f"uniform {0.5 * think:g} to {1.5 * think:g}",
-            "poll_seconds": POLL_SECONDS,
+            "look_again_seconds": list(POLLS),
             "driver_threads": threads,
             "lag_seconds": lag,
             "setup_seconds": round(setup_seconds, 1),
         },
         "seconds": round(played, 1),
+        "appends": appends,
         "failovers": [_failover_json(item) for item in failovers],
         "modes": {
             mode: _mode_figures(mode, driver, failovers, played, checked, stuck, cpu)
@@ -461,6 +468,45 @@ def run_cluster_bench(
 
 
 BOT_SETTINGS = {"LOVELETTER_APPEND_REPLICAS": "1"}  # the workers keep the promise
+
+
+APPENDS = 2000  # per side, in alternating rounds, before the play
+APPEND_ROUNDS = 4
+APPEND_GAMES = 60  # spread over the masters
+
+
+def _append_costs(client: RedisClient, namespace: str, timeout_ms: int) -> dict[str, Any]:
+    """One event appended at a time on one connection, with and without WAIT 1, in
+    alternating rounds (as `loveletter bench store` does without replicas)."""
+    sides = {
+        "wait": EventStore(client, namespace=namespace, replicas=1, replica_timeout_ms=timeout_ms),
+        "no-wait": EventStore(client, namespace=namespace),
+    }
+    versions: Counter[str] = Counter()
+    seconds: dict[str, list[float]] = {side: [] for side in sides}
+    not_replicated = 0
+    for _ in range(APPEND_ROUNDS):
+        for side, store in sides.items():
+            for number in range(APPENDS // APPEND_ROUNDS):
+                game_id = f"appends-{side}-{number % APPEND_GAMES}"
+                version = versions[game_id]
+                event, meta = sample_event(version), sample_meta(version)
+                key = Idempotency("bench", f"k{version}")
+                started = time.perf_counter()
+                result = store.append(game_id, version, [event], idempotency=key, meta=meta)
+                seconds[side].append(time.perf_counter() - started)
+                not_replicated += not result.replicated
+                versions[game_id] = result.current_version
+    figures = {
+        side: {
+            "appends": len(times),
+            "appends_per_second": round(len(times) / sum(times), 1),
+            **{f"{k}_ms": v for k, v in _percentiles(times).items() if k != "count"},
+        }
+        for side, times in seconds.items()
+    }
+    ratio = figures["wait"]["appends_per_second"] / figures["no-wait"]["appends_per_second"]
+    return {**figures, "wait_over_no_wait": round(ratio, 3), "not_replicated": not_replicated}
 
 
 @contextmanager
@@ -545,14 +591,18 @@ def _manual_failover(cluster: LocalCluster, driver: Driver, master: int) -> Fail
 
 
 def _kill(cluster: LocalCluster, driver: Driver, master: int, lag: float) -> Failover:
-    """Stop the master's replica for `lag` seconds, SIGKILL the master, let the replica go
-    on: it is elected; then start the dead node again, which rejoins as a replica."""
+    """Stop the master's replica and cut its link (CLIENT KILL) for `lag` seconds, SIGKILL the
+    master, let the replica go on: it is elected without what the master wrote meanwhile; then
+    start the dead node again, which rejoins as a replica. (Stopping the replica alone loses
+    nothing on loopback: what the master sent waits in the replica's socket buffer.)"""
     replica = cluster.replica_of(master)
     victim = next(node for node in cluster.nodes if node.running and node.port == master)
     done = Failover("SIGKILL", master, replica.port, driver.now())
     try:
         os.kill(replica.pid, signal.SIGSTOP)
         try:
+            with redis.Redis(port=master, socket_timeout=2) as node:
+                node.client_kill_filter(_type="replica")
             time.sleep(lag)
             victim.kill()
             done.phases["killed_at_s"] = driver.now() - done.began
@@ -585,7 +635,7 @@ def _snapshot(
     """CPU seconds of each group of processes, and Redis's command counts so far."""
     found: dict[str, Any] = {"cpu": {name: _cpu_seconds(group) for name, group in pids.items()}}
     if with_ops:
-        found["store"] = _command_calls(masters)
+        found["store"] = {port: _command_calls([port]) for port in masters}
         found["queue"] = _command_calls([queue]) if queue else Counter()
     return found
 
@@ -708,11 +758,17 @@ def _mode_figures(
     calls = [call for call in driver.calls if call.mode == mode]
     acks = [ack for ack in driver.acks if ack.mode == mode and ack.command is not None]
     api_cpu = cpu[f"api {mode}"]
+    calm = failovers[0].began if failovers else played  # nothing failed yet
     figures: dict[str, Any] = {
         "append_replicas": MODES[mode],
         "commands_acknowledged": len(acks),
         "commands_per_second": round(len(acks) / played, 1),
         **_latencies(calls, acks, 0.0, played),
+        "before_failovers": {
+            "to_s": round(calm, 1),
+            "commands_per_second": round(sum(ack.at < calm for ack in acks) / calm, 1),
+            **_latencies(calls, acks, 0.0, calm),
+        },
         "during_failovers": [
             {
                 "kind": item.kind,
@@ -779,8 +835,9 @@ def _ops_figures(
     bots = sum(1 for at in checked["bot_moves"] if 0 <= at <= seconds)
     reads = sum(1 for call in driver.calls if call.kind == "read" and call.started <= seconds)
     moves = max(human + bots, 1)
-    store = window["store"] - before["store"]
-    queue = window["queue"] - before["queue"] if "queue" in window else Counter()
+    by_master = {port: window["store"][port] - before["store"][port] for port in before["store"]}
+    store: Counter[str] = sum(by_master.values(), Counter())
+    queue = window["queue"] - before["queue"]
     cpu = window["cpu"]["redis masters"] - before["cpu"]["redis masters"]
     return {
         "window_seconds": round(seconds, 1),
@@ -793,6 +850,10 @@ def _ops_figures(
         "store_top_operations_per_move": {
             name: round(count / moves, 2) for name, count in store.most_common(10)
         },
+        "store_operations_per_second_by_master": sorted(
+            (round(sum(calls.values()) / seconds, 1) for calls in by_master.values()),
+            reverse=True,
+        ),
         "queue_operations_per_bot_move": round(sum(queue.values()) / max(bots, 1), 1),
         "masters_cpu_seconds": round(cpu, 2),
         "masters_cpu_us_per_move": round(1e6 * cpu / moves, 1),
@@ -819,6 +880,12 @@ def table(result: Mapping[str, Any]) -> str:
         f" ({setup['redis_cluster']}; {setup['api_processes_per_group']} API processes per"
         f" group, {setup['rq_workers']} RQ workers)",
     ]
+    appends = result["appends"]
+    lines.append(
+        f"  one append at a time: {appends['wait']['appends_per_second']}/s with WAIT 1,"
+        f" {appends['no-wait']['appends_per_second']}/s without"
+        f" (p99 {appends['wait']['p99_ms']} vs {appends['no-wait']['p99_ms']} ms)"
+    )
     for item in result["failovers"]:
         lines.append(
             f"  {item['kind']} of the master on port {item['master_port']} at {item['at_s']} s,"

@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from redis.cluster import RedisCluster
+
 from events.archive import DirectoryArchive
 from events.connection import RedisClient, connect
 from events.games import LoadedGame
@@ -112,6 +114,13 @@ def _measure(
         played.append(game_id)
     used_after = _used_memory(client)
     lobby = _sorted_set_entry_bytes(client)
+    cpu, calls = _server_work(client)  # a second pass, measuring nothing but the server's work
+    sent = 0
+    for _ in range(games):
+        script = _script(edition, players, rng)
+        played.append(_play(ctx, script, measure=False)[0])
+        sent += len(script)
+    cpu, calls = _server_work(client, cpu, calls)
     left = 0
     assert ctx.games.archive_game(warm_up, float("inf")) == "archived"
     for game_id in played:
@@ -131,18 +140,22 @@ def _measure(
         ),
         "used_memory_per_finished_game": round((used_after - used_before) / games),
         "archive_file_bytes_per_game": round(statistics.fmean(files)),
+        "redis_operations_per_command": round(calls / sent, 1),
+        "redis_cpu_us_per_command": round(1e6 * cpu / sent, 1),
         "redis_bytes_left_after_archiving": left,
     }
 
 
-def _play(ctx: Context, script: list[tuple[int | None, Any]]) -> tuple[str, int, dict[str, int]]:
+def _play(
+    ctx: Context, script: list[tuple[int | None, Any]], *, measure: bool = True
+) -> tuple[str, int, dict[str, int]]:
     """Play a scripted game; its id, its version, and its memory halfway through."""
     game_id = uuid.uuid4().hex[:16]
     game = LoadedGame(None, 0)
     half: dict[str, int] = {}
     for number, (seat, command) in enumerate(script):
         game = _send(ctx, game_id, game, seat, command)
-        if number == len(script) // 2:
+        if measure and number == len(script) // 2:
             half = _game_bytes(ctx, game_id)
     return game_id, game.version, half
 
@@ -208,12 +221,31 @@ def _usage(client: RedisClient, key: str) -> int:
     return int(client.memory_usage(key, samples=0) or 0)
 
 
+def _info(client: RedisClient, section: str) -> list[dict[str, Any]]:
+    """An INFO section of the server, or of each master of a cluster."""
+    if isinstance(client, RedisCluster):
+        found: Any = client.info(section, target_nodes=RedisCluster.PRIMARIES)
+        return list(found.values())
+    return [client.info(section)]
+
+
 def _used_memory(client: RedisClient) -> int:
     """used_memory of the server (summed over the masters of a cluster)."""
-    info: Any = client.info("memory")
-    if "used_memory" in info:
-        return int(info["used_memory"])
-    return sum(int(node["used_memory"]) for node in info.values())
+    return sum(int(node["used_memory"]) for node in _info(client, "memory"))
+
+
+def _server_work(client: RedisClient, cpu: float = 0.0, calls: int = 0) -> tuple[float, int]:
+    """CPU seconds the server (each master) used, and commands it ran (those scripts run
+    included), since the figures given."""
+    nodes = _info(client, "cpu")
+    used = sum(float(node["used_cpu_sys"]) + float(node["used_cpu_user"]) for node in nodes)
+    ran = sum(
+        int(figures["calls"])
+        for table in _info(client, "commandstats")
+        for name, figures in table.items()
+        if name.startswith("cmdstat_") and name[8:] not in ("info", "cluster", "ping")
+    )
+    return used - cpu, ran - calls
 
 
 def _sorted_set_entry_bytes(client: RedisClient) -> float:
