@@ -426,6 +426,7 @@ def run_cluster_bench(
         repository = GameRepository.on(store_client, namespace)
         stuck = _wait_for_bots(repository, driver, GRACE_SECONDS)
         checked = _check(repository, driver)
+        costs = _api_costs(bases, api_pids, random.Random(seed))
     cpu = {name: after["cpu"][name] - before["cpu"][name] for name in pids}
     bot_moves = [at for at in checked["bot_moves"] if 0 <= at <= played]
     return {
@@ -460,7 +461,16 @@ def run_cluster_bench(
             "moves_per_second": round(len(bot_moves) / played, 1),
             "worker_cpu_seconds": round(cpu["rq workers"], 1),
             "moves_per_worker_cpu_second": round(len(bot_moves) / max(cpu["rq workers"], 1e-9), 1),
+            "reply_ms": _percentiles(checked["bot_replies"]),
         },
+        "moves_per_game_per_minute": round(
+            60
+            * (len(bot_moves) + sum(ack.command is not None for ack in driver.acks))
+            / played
+            / len(players),
+            2,
+        ),
+        "api_cpu_ms": costs,
         "redis": _ops_figures(before, window_snapshot, window["seconds"], driver, checked),
         "cpu_seconds": {name: round(value, 1) for name, value in cpu.items()},
         "wall_seconds": round(time.monotonic() - began, 1),
@@ -532,6 +542,91 @@ def _apis(
     finally:
         for child in children:
             child.stop()
+
+
+COSTED_CALLS = 150  # of each kind, on one API process of each group, after the play
+
+
+def _api_costs(
+    bases: Mapping[str, list[str]], pids: Mapping[str, list[int]], rng: random.Random
+) -> dict[str, Any]:
+    """CPU milliseconds one API process spends per call of each kind, measured apart after
+    the play: commands (human-vs-human games; the other calls go to another process), views
+    (200) and looks that find nothing new (304)."""
+    costs: dict[str, Any] = {}
+    for mode in MODES:
+        target, other = JsonClient(bases[mode][0]), JsonClient(bases[mode][-1])
+        pid = pids[mode][0]
+        games = [_two_humans(other)]
+        started, sent = _cpu_seconds([pid]), 0
+        while sent < COSTED_CALLS:
+            game_id, tokens, version, seat, legal = games[-1]
+            if not legal:
+                games.append(_two_humans(other))
+                continue
+            headers = {
+                "Authorization": f"Bearer {tokens[seat]}",
+                "If-Match": f'"{version}"',
+                "Idempotency-Key": uuid.uuid4().hex,
+            }
+            status, answer = target.post(f"/games/{game_id}/commands", rng.choice(legal), headers)
+            sent += 1
+            if status != 200:
+                raise RuntimeError(f"a command answered {status}: {answer}")
+            games[-1] = _next_turn(other, game_id, tokens, answer, seat)
+        costs[f"command ({mode})"] = round(1000 * (_cpu_seconds([pid]) - started) / sent, 2)
+        game_id, tokens, version, seat, _ = games[-1]
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        for name, headers in (
+            ("view", auth),
+            ("not modified", {**auth, "If-None-Match": f'"{version}"'}),
+        ):
+            started = _cpu_seconds([pid])
+            for _ in range(COSTED_CALLS):
+                target.get(f"/games/{game_id}", headers)
+            costs.setdefault(name, []).append(
+                round(1000 * (_cpu_seconds([pid]) - started) / COSTED_CALLS, 2)
+            )
+        target.close()
+        other.close()
+    for name in ("view", "not modified"):
+        costs[name] = round(statistics.fmean(costs[name]), 2)
+    return costs
+
+
+Turn = tuple[str, dict[int, str], int, int, list[dict[str, Any]]]
+
+
+def _two_humans(client: JsonClient) -> Turn:
+    """A new human-vs-human game, both seats taken: who acts, with what."""
+    status, created = client.post("/games", {"edition": EDITION, "seats": ["human", "human"]})
+    if status != 201:
+        raise RuntimeError(f"create answered {status}: {created}")
+    game_id = created["game"]["id"]
+    tokens = {}
+    for name in ("p0", "p1"):
+        status, joined = client.post(f"/games/{game_id}/seats", {"name": name})
+        if status != 201:
+            raise RuntimeError(f"join answered {status}: {joined}")
+        tokens[joined["seat"]] = joined["token"]
+    status, seen = client.get(f"/games/{game_id}", {"Authorization": f"Bearer {tokens[0]}"})
+    return _next_turn(client, game_id, tokens, seen, 0)
+
+
+def _next_turn(
+    client: JsonClient, game_id: str, tokens: dict[int, str], answer: Any, seat: int
+) -> Turn:
+    """Who acts after `answer` (a view of `seat`), and with what (nothing: the game is over)."""
+    version = answer["game"]["version"]
+    if answer["game"]["status"] != "playing":
+        return game_id, tokens, version, seat, []
+    if answer["legal"]:
+        return game_id, tokens, version, seat, answer["legal"]
+    other = 1 - seat
+    status, seen = client.get(f"/games/{game_id}", {"Authorization": f"Bearer {tokens[other]}"})
+    if status != 200 or not seen["legal"]:
+        raise RuntimeError(f"neither seat of {game_id} may act: {status}")
+    return game_id, tokens, seen["game"]["version"], other, seen["legal"]
 
 
 def _wait_healthy(base: str, child: Child) -> None:
@@ -707,15 +802,22 @@ def _check(repository: GameRepository, driver: Driver) -> dict[str, Any]:
     failures: Counter[str] = Counter()
     batches: dict[str, dict[int, dict[str, Any]]] = {}
     bot_moves: list[float] = []
+    replies: list[float] = []
     for mode, ids in driver.game_ids.items():
         for game_id in ids:
             stored = repository.store.read(game_id)
             batches[game_id] = _batches(stored)
             if stored and not verify_lines(export_line(item) for item in stored).ok:
                 failures[mode] += 1
-            for meta in batches[game_id].values():
+            asked = None  # when the human's move the bot answers was appended
+            for _, meta in sorted(batches[game_id].items()):
                 if meta.get("by") == "bot":
                     bot_moves.append(float(meta["at"]) - driver.wall0)
+                    if asked is not None:
+                        replies.append(float(meta["at"]) - asked)
+                    asked = None
+                elif meta.get("by") == "seat":
+                    asked = float(meta["at"])
     for ack in driver.acks:
         found = batches.get(ack.game_id, {}).get(ack.version)
         if ack.command is None:
@@ -727,6 +829,7 @@ def _check(repository: GameRepository, driver: Driver) -> dict[str, Any]:
         "lost_creations": lost_creations,
         "verify_failures": failures,
         "bot_moves": bot_moves,
+        "bot_replies": replies,
     }
 
 
@@ -911,6 +1014,7 @@ def table(result: Mapping[str, Any]) -> str:
     bots, ops = result["bots"], result["redis"]
     lines.append(
         f"  bots {bots['moves_per_second']} moves/s, {bots['moves_per_worker_cpu_second']}"
-        f" per worker CPU second; Redis {ops['store_operations_per_move']} operations per move"
+        f" per worker CPU second, reply p50 {bots['reply_ms']['p50']} ms;"
+        f" Redis {ops['store_operations_per_move']} operations per move"
     )
     return "\n".join(lines)

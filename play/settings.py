@@ -21,7 +21,7 @@
 | `LOVELETTER_APPEND_REPLICAS` | `0` | replicas that must have an append before it is answered |
 | `LOVELETTER_APPEND_TIMEOUT_MS` | `1000` | how long an append waits for them (at most 4000) |
 | `LOVELETTER_ARCHIVE_DIR` | unset (no archive) | folder of finished games that left Redis |
-| `LOVELETTER_ARCHIVE_AFTER_SECONDS` | `604800` | how long a game is over before it is archived |
+| `LOVELETTER_ARCHIVE_AFTER_SECONDS` | `3600` | how long a game is over before it is archived |
 | `LOVELETTER_ARCHIVE_EVERY_SECONDS` | `600` | how often a worker archives (one worker at a time) |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
@@ -73,7 +73,7 @@ class Settings:
     append_replicas: int = 0  # see events/replicas.py
     append_timeout_ms: int = 1000
     archive_dir: str | None = None
-    archive_after_seconds: int = 7 * 24 * 3600
+    archive_after_seconds: int = 3600  # see docs/capacity.md: finished games add up fast
     archive_every_seconds: int = 600
 
     @classmethod
