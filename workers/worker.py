@@ -15,7 +15,7 @@ from play.archive import archive_if_first
 from play.context import current
 from play.sweep import SWEEP_EVERY_SECONDS, sweep_if_first
 
-ARCHIVE_CHECK_SECONDS = 30.0  # how often a worker asks whether an archive run is due
+ARCHIVE_CHECK_SECONDS = 30.0  # how often (at most) a worker asks whether an archive run is due
 
 
 class Worker(rq.SimpleWorker):
@@ -28,9 +28,10 @@ class Worker(rq.SimpleWorker):
     def work(self, *args: Any, **kwargs: Any) -> bool:
         """Start the duties beside RQ's own loop, then work as RQ does."""
         stop = threading.Event()
+        archive_check = min(ARCHIVE_CHECK_SECONDS, current().settings.archive_every_seconds)
         duties = (
             ("sweep", SWEEP_EVERY_SECONDS, self._sweep),
-            ("archive", ARCHIVE_CHECK_SECONDS, self._archive),
+            ("archive", archive_check, self._archive),
         )
         for name, period, duty in duties:
             thread = threading.Thread(

@@ -18,7 +18,8 @@ from play.archive import archive_finished, archive_if_first
 from play.context import Context
 from play.send_command import send_command
 from play.settings import Settings
-from tests.integration.workers import submit
+from tests.integration.workers import start_worker, submit
+from tests.redis_keys import delete_namespace, delete_queue, new_namespace
 
 pytestmark = pytest.mark.redis
 
@@ -80,3 +81,32 @@ def test_one_worker_archives_per_period(ctx: Context) -> None:
     first = archive_if_first(ctx, "worker-1")
     assert first is not None and first.archived == 1
     assert archive_if_first(ctx, "worker-2") is None  # the lock holds for the period
+
+
+def test_a_worker_archives_by_itself(
+    single_client: RedisClient, redis_url: str, tmp_path: Path
+) -> None:
+    """A real `rq worker` archives finished games every LOVELETTER_ARCHIVE_EVERY_SECONDS."""
+    name = new_namespace("archive")
+    folder = tmp_path / "archive"
+    settings = Settings(namespace=name, queue=name, archive_dir=str(folder))
+    ctx = Context.on(single_client, settings)
+    worker = start_worker(
+        redis_url,
+        ctx,
+        LOVELETTER_ARCHIVE_DIR=str(folder),
+        LOVELETTER_ARCHIVE_AFTER_SECONDS="0",
+        LOVELETTER_ARCHIVE_EVERY_SECONDS="1",
+    )
+    try:
+        a_game(ctx, "done", over=True)
+        a_game(ctx, "playing", over=False)
+        deadline = time.monotonic() + 30
+        while ctx.games.store.exists("done") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not ctx.games.store.exists("done") and ctx.games.store.exists("playing")
+        assert ctx.games.load("done").table is not None  # from the archive
+    finally:
+        worker.stop()
+        delete_namespace(single_client, name)
+        delete_queue(single_client, name)
