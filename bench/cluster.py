@@ -11,10 +11,11 @@ and looks at the view while the bot moves, after 0.5 s, 1 s, 2 s, then every 4 s
 without push would), spreading its requests over its group's processes.
 
 A third of the way in, a master is failed over by its replica (CLUSTER FAILOVER: coordinated,
-nothing lost). Two thirds of the way in, another master's replica is made to lag (SIGSTOP for
-`lag` seconds, as a slow replica or a network hiccup would) and the master is SIGKILLed: its
-replica is elected, and the writes it had not received are gone. The dead node is started again
-once its replica took over, as a supervisor would, and rejoins as the new master's replica.
+nothing lost). Two thirds of the way in, another master's replica is cut off from it for `lag`
+seconds (stopped, and its link closed, as a slow replica or a network hiccup would be) and the
+master is SIGKILLed: its replica is elected, and the writes it had not received are gone. The
+dead node is started again once its replica took over, as a supervisor would, and rejoins as
+the new master's replica.
 
 After the play, the bench waits for the bots' last moves, then reads every game: an
 acknowledged command (a 2xx answer) whose events are not in the stream is lost; a game still
@@ -24,21 +25,16 @@ waiting on its bot is stuck; every stream is verified against the rules.
 from __future__ import annotations
 
 import argparse
-import heapq
 import json
 import os
 import random
-import signal
 import statistics
-import sys
 import tempfile
-import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,28 +43,23 @@ from rq import Queue, Worker
 
 from bench.bots import _workers
 from bench.client import JsonClient
+from bench.driver import BOT, EDITION, POLLS, Ack, Call, Driver, Game
+from bench.failover import READY_TIMEOUT_SECONDS, Failover, fail_over_twice
 from bench.store import sample_event, sample_meta
+from bench.usage import cpu_seconds, snapshot
 from events.audit import export_line, verify_lines
-from events.commands import encode_command
 from events.connection import RedisClient, connect
 from events.games import GameRepository
 from events.redis_cluster import LocalCluster
 from events.redis_server import EmbeddedRedis, free_port
 from events.store import EventStore, Idempotency, StoredEvent
 from game.table import waiting_on
-from service.schemas.commands import engine_command, load_command
 from service.serve import Child, gunicorn_command
 
 MODES = {"wait": 1, "no-wait": 0}  # LOVELETTER_APPEND_REPLICAS of each group of API processes
-EDITION = "2019"
-BOT = "heuristic"
-HUMAN = 0
 NODE_TIMEOUT_MS = 3000
-POLLS = (0.5, 1.0, 2.0, 4.0)  # seconds between looks at a game whose bot is to move
-RETRY_SECONDS = 1.0  # after a 503 or a lost connection, unless Retry-After says otherwise
 SETTLE_SECONDS = 2.0  # counted into a failover's window after it is over
 GRACE_SECONDS = 20.0  # for the bots' last moves after the play
-READY_TIMEOUT_SECONDS = 60.0
 API_WORKERS, API_THREADS = 1, 8
 
 
@@ -108,246 +99,6 @@ def run(args: argparse.Namespace) -> int:
     )
     print(json.dumps(result) if args.json else table(result))
     return 1 if result["modes"]["wait"]["acknowledged_lost"] else 0
-
-
-@dataclass
-class Call:
-    """One HTTP call of the driver: when it started (seconds into the play), how long it took,
-    what it answered (0: no answer)."""
-
-    mode: str
-    kind: str  # create, command, read
-    started: float
-    seconds: float
-    status: int
-
-
-@dataclass
-class Ack:
-    """A 2xx answer: the game's version after the command, and the command as recorded."""
-
-    mode: str
-    game_id: str
-    version: int
-    command: dict[str, Any] | None  # None: the game's creation
-    at: float  # seconds into the play
-    completion: float  # from the first attempt to this answer
-
-
-@dataclass
-class Pending:
-    """A command being sent, retried with the same key until it is answered."""
-
-    body: dict[str, Any]
-    recorded: dict[str, Any]
-    key: str
-    version: int
-    first: float
-
-
-@dataclass
-class Game:
-    """One human seat, at one game at a time (a new one begins when a game ends)."""
-
-    mode: str
-    game_id: str | None = None
-    token: str = ""
-    version: int = 0
-    legal: list[dict[str, Any]] = field(default_factory=list)
-    pending: Pending | None = None
-    move: bool = False  # the seat is to act (else: look again later)
-    looks: int = 0  # looks in a row that found nothing new
-
-
-class Driver:
-    """Plays the human seats on threads: each game is due at a time; a thread takes the next
-    due game, makes one call for it, and says when it is due again."""
-
-    def __init__(self, bases: Mapping[str, Sequence[str]], think: float, seed: int) -> None:
-        self.bases = bases
-        self.think = think
-        self.rng = random.Random(seed)
-        self.t0 = time.monotonic()
-        self.calls: list[Call] = []
-        self.acks: list[Ack] = []
-        self.games_started: Counter[str] = Counter()
-        self.games_finished: Counter[str] = Counter()
-        self.game_ids: dict[str, set[str]] = {mode: set() for mode in bases}
-        self._due: list[tuple[float, int, Game]] = []
-        self._count = 0
-        self._lock = threading.Condition()
-        self._running = True
-        self._turn = 0
-        self.wall0 = time.time()
-
-    def now(self) -> float:
-        """Seconds since the play began."""
-        return time.monotonic() - self.t0
-
-    def add(self, game: Game, delay: float) -> None:
-        """Make `game` due in `delay` seconds."""
-        with self._lock:
-            self._count += 1
-            heapq.heappush(self._due, (time.monotonic() + delay, self._count, game))
-            self._lock.notify()
-
-    def play(self, threads: int) -> list[threading.Thread]:
-        """Start the threads (they play until `stop`)."""
-        started = [
-            threading.Thread(target=self._loop, name=f"driver-{n}", daemon=True)
-            for n in range(threads)
-        ]
-        for thread in started:
-            thread.start()
-        return started
-
-    def stop(self, threads: list[threading.Thread]) -> None:
-        """No new call from now on; wait for the calls under way."""
-        with self._lock:
-            self._running = False
-            self._lock.notify_all()
-        for thread in threads:
-            thread.join(60)
-
-    def _loop(self) -> None:
-        clients: dict[str, JsonClient] = {}
-        rng = random.Random(self.rng.random())
-        while True:
-            with self._lock:
-                while self._running and (not self._due or self._due[0][0] > time.monotonic()):
-                    wait = self._due[0][0] - time.monotonic() if self._due else 1.0
-                    self._lock.wait(max(min(wait, 1.0), 0.001))
-                if not self._running:
-                    return
-                _, _, game = heapq.heappop(self._due)
-            try:
-                delay = self._step(game, clients, rng)
-            except Exception as error:  # the driver's own bug: reported, the game starts over
-                print(f"bench cluster: driver error: {error!r}", file=sys.stderr)
-                game.game_id, game.pending = None, None
-                delay = RETRY_SECONDS
-            self.add(game, delay)
-
-    def _client(self, clients: dict[str, JsonClient], mode: str) -> JsonClient:
-        """A connection to the next API process of the mode's group (round robin)."""
-        with self._lock:
-            self._turn += 1
-            base = self.bases[mode][self._turn % len(self.bases[mode])]
-        if base not in clients:
-            clients[base] = JsonClient(base, timeout=30.0)
-        return clients[base]
-
-    def _call(
-        self,
-        clients: dict[str, JsonClient],
-        game: Game,
-        kind: str,
-        method: str,
-        path: str,
-        body: Any = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> tuple[int, Any, float]:
-        """One call (status 0 when the connection failed); its answer and when it started."""
-        client = self._client(clients, game.mode)
-        started = self.now()
-        try:
-            status, answer = client.request(method, path, body, headers)
-        except (OSError, ValueError):
-            client.close()
-            status, answer = 0, None
-        self.calls.append(Call(game.mode, kind, started, self.now() - started, status))
-        return status, answer, started
-
-    def _step(self, game: Game, clients: dict[str, JsonClient], rng: random.Random) -> float:
-        """One call for the game; seconds until it is due again."""
-        if game.game_id is None:
-            return self._create(game, clients)
-        if game.pending is not None or game.move:
-            return self._send(game, clients, rng)
-        return self._look(game, clients, rng)
-
-    def _create(self, game: Game, clients: dict[str, JsonClient]) -> float:
-        body = {"edition": EDITION, "seats": ["human", BOT], "name": "p0"}
-        status, answer, _ = self._call(clients, game, "create", "POST", "/games", body)
-        if status != 201:
-            return RETRY_SECONDS
-        game.game_id, game.token = answer["game"]["id"], answer["token"]
-        game.version, game.legal, game.move = answer["game"]["version"], [], False
-        self.game_ids[game.mode].add(game.game_id)
-        self.games_started[game.mode] += 1
-        self.acks.append(Ack(game.mode, game.game_id, game.version, None, self.now(), 0.0))
-        return 0.0
-
-    def _look(self, game: Game, clients: dict[str, JsonClient], rng: random.Random) -> float:
-        headers = {"Authorization": f"Bearer {game.token}", "If-None-Match": f'"{game.version}"'}
-        path = f"/games/{game.game_id}"
-        status, answer, _ = self._call(clients, game, "read", "GET", path, None, headers)
-        if status == 304:
-            game.looks += 1
-            return POLLS[min(game.looks, len(POLLS) - 1)]
-        if status == 404:  # its creation was lost with a master: begin another
-            game.game_id = None
-            return 0.0
-        if status != 200:
-            return RETRY_SECONDS
-        return self._seen(game, answer, rng)
-
-    def _seen(self, game: Game, answer: Any, rng: random.Random) -> float:
-        """Take in a view; when the game is over, begin another."""
-        game.version = answer["game"]["version"]
-        if answer["game"]["status"] == "over":
-            self.games_finished[game.mode] += 1
-            game.game_id, game.move = None, False
-            return 0.0
-        game.legal = answer["legal"]
-        game.move = bool(game.legal)
-        game.looks = 0
-        if game.move:
-            return rng.uniform(0.5, 1.5) * self.think
-        return POLLS[0]
-
-    def _send(self, game: Game, clients: dict[str, JsonClient], rng: random.Random) -> float:
-        if game.pending is None:
-            body = rng.choice(game.legal)
-            recorded = json.loads(
-                json.dumps(encode_command(engine_command(HUMAN, load_command(body))))
-            )
-            game.pending = Pending(body, recorded, uuid.uuid4().hex, game.version, self.now())
-        pending = game.pending
-        headers = {
-            "Authorization": f"Bearer {game.token}",
-            "If-Match": f'"{pending.version}"',
-            "Idempotency-Key": pending.key,
-        }
-        path = f"/games/{game.game_id}/commands"
-        status, answer, _ = self._call(
-            clients, game, "command", "POST", path, pending.body, headers
-        )
-        if status in (0, 503):  # the same key again, until it is answered
-            return RETRY_SECONDS
-        game.pending, game.move = None, False
-        if status != 200:  # 412: the game moved on (e.g. back, after a failover): look again
-            return 0.0
-        assert game.game_id is not None
-        now = self.now()
-        version = answer["game"]["version"]
-        self.acks.append(
-            Ack(game.mode, game.game_id, version, pending.recorded, now, now - pending.first)
-        )
-        return self._seen(game, answer, rng)
-
-
-@dataclass
-class Failover:
-    """What was done to the cluster, and when (seconds into the play)."""
-
-    kind: str
-    master: int
-    replica: int
-    began: float
-    ended: float = 0.0
-    phases: dict[str, float] = field(default_factory=dict)
-    error: str | None = None
 
 
 def run_cluster_bench(
@@ -413,14 +164,14 @@ def run_cluster_bench(
         players = [Game(mode) for mode in MODES for _ in range(games // len(MODES))]
         for player in players:
             driver.add(player, rng.uniform(0, think))
-        before = _snapshot(pids, masters, queue_server.port)
+        before = snapshot(pids, masters, queue_server.port)
         driver.t0, driver.wall0 = time.monotonic(), time.time()
         running = driver.play(threads)
-        failovers, window = _fail_over_twice(
+        failovers, window = fail_over_twice(
             cluster, driver, seconds, lag, masters, queue_server.port
         )
         window_snapshot = window.pop("snapshot")
-        after = _snapshot(pids, masters, queue_server.port, with_ops=False)
+        after = snapshot(pids, masters, queue_server.port, with_ops=False)
         driver.stop(running)
         played = driver.now()
         repository = GameRepository.on(store_client, namespace)
@@ -558,7 +309,7 @@ def _api_costs(
         target, other = JsonClient(bases[mode][0]), JsonClient(bases[mode][-1])
         pid = pids[mode][0]
         games = [_two_humans(other)]
-        started, sent = _cpu_seconds([pid]), 0
+        started, sent = cpu_seconds([pid]), 0
         while sent < COSTED_CALLS:
             game_id, tokens, version, seat, legal = games[-1]
             if not legal:
@@ -574,18 +325,18 @@ def _api_costs(
             if status != 200:
                 raise RuntimeError(f"a command answered {status}: {answer}")
             games[-1] = _next_turn(other, game_id, tokens, answer, seat)
-        costs[f"command ({mode})"] = round(1000 * (_cpu_seconds([pid]) - started) / sent, 2)
+        costs[f"command ({mode})"] = round(1000 * (cpu_seconds([pid]) - started) / sent, 2)
         game_id, tokens, version, seat, _ = games[-1]
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
         for name, headers in (
             ("view", auth),
             ("not modified", {**auth, "If-None-Match": f'"{version}"'}),
         ):
-            started = _cpu_seconds([pid])
+            started = cpu_seconds([pid])
             for _ in range(COSTED_CALLS):
                 target.get(f"/games/{game_id}", headers)
             costs.setdefault(name, []).append(
-                round(1000 * (_cpu_seconds([pid]) - started) / COSTED_CALLS, 2)
+                round(1000 * (cpu_seconds([pid]) - started) / COSTED_CALLS, 2)
             )
         target.close()
         other.close()
@@ -641,139 +392,6 @@ def _wait_healthy(base: str, child: Child) -> None:
             client.close()
         time.sleep(0.1)
     raise RuntimeError(f"{child.name} did not answer at {base}")
-
-
-def _sleep_until(driver: Driver, moment: float) -> None:
-    time.sleep(max(0.0, moment - driver.now()))
-
-
-def _fail_over_twice(
-    cluster: LocalCluster,
-    driver: Driver,
-    seconds: float,
-    lag: float,
-    masters: list[int],
-    queue: int,
-) -> tuple[list[Failover], dict[str, Any]]:
-    """A manual failover at a third of the play, a kill at two thirds; the snapshot taken
-    just before the first (Redis operations and CPU while nothing failed)."""
-    first = cluster.nodes[0].port  # every client's first address: kept alive
-    victims = [port for port in masters if port != first]
-    _sleep_until(driver, seconds / 3)
-    pids = {"redis masters": [node.pid for node in cluster.nodes if node.port in masters]}
-    window = {"seconds": driver.now(), "snapshot": _snapshot(pids, masters, queue)}
-    failovers = [_manual_failover(cluster, driver, victims[0])]
-    _sleep_until(driver, 2 * seconds / 3 - lag)
-    failovers.append(_kill(cluster, driver, victims[1], lag))
-    _sleep_until(driver, seconds)
-    return failovers, window
-
-
-def _manual_failover(cluster: LocalCluster, driver: Driver, master: int) -> Failover:
-    """CLUSTER FAILOVER on the master's replica: the two swap roles, nothing is lost."""
-    replica = cluster.replica_of(master)
-    done = Failover("CLUSTER FAILOVER", master, replica.port, driver.now())
-    try:
-        with redis.Redis(port=replica.port) as promoted:
-            promoted.execute_command("CLUSTER", "FAILOVER")
-        _wait_role(replica.port, "master")
-        done.phases["promoted_after_s"] = driver.now() - done.began
-        cluster.wait_ok()
-    except (redis.RedisError, OSError, TimeoutError, LookupError) as error:
-        done.error = repr(error)
-    done.ended = driver.now()
-    return done
-
-
-def _kill(cluster: LocalCluster, driver: Driver, master: int, lag: float) -> Failover:
-    """Stop the master's replica and cut its link (CLIENT KILL) for `lag` seconds, SIGKILL the
-    master, let the replica go on: it is elected without what the master wrote meanwhile; then
-    start the dead node again, which rejoins as a replica. (Stopping the replica alone loses
-    nothing on loopback: what the master sent waits in the replica's socket buffer.)"""
-    replica = cluster.replica_of(master)
-    victim = next(node for node in cluster.nodes if node.running and node.port == master)
-    done = Failover("SIGKILL", master, replica.port, driver.now())
-    try:
-        os.kill(replica.pid, signal.SIGSTOP)
-        try:
-            with redis.Redis(port=master, socket_timeout=2) as node:
-                node.client_kill_filter(_type="replica")
-            time.sleep(lag)
-            victim.kill()
-            done.phases["killed_at_s"] = driver.now() - done.began
-        finally:
-            os.kill(replica.pid, signal.SIGCONT)
-        _wait_role(replica.port, "master")
-        done.phases["promoted_after_s"] = driver.now() - done.began
-        victim.start()
-        done.phases["restarted_after_s"] = driver.now() - done.began
-        cluster.wait_ok()
-        done.phases["replica_back_after_s"] = driver.now() - done.began
-    except (redis.RedisError, OSError, TimeoutError, RuntimeError, LookupError) as error:
-        done.error = repr(error)
-    done.ended = driver.now()
-    return done
-
-
-def _wait_role(port: int, role: str, timeout: float = READY_TIMEOUT_SECONDS) -> None:
-    deadline = time.monotonic() + timeout
-    with redis.Redis(port=port, socket_timeout=2) as node:
-        while node.info("replication")["role"] != role:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the node on port {port} did not become {role}")
-            time.sleep(0.05)
-
-
-def _snapshot(
-    pids: Mapping[str, list[int]], masters: list[int], queue: int | None, *, with_ops: bool = True
-) -> dict[str, Any]:
-    """CPU seconds of each group of processes, and Redis's command counts so far."""
-    found: dict[str, Any] = {"cpu": {name: _cpu_seconds(group) for name, group in pids.items()}}
-    if with_ops:
-        found["store"] = {port: _command_calls([port]) for port in masters}
-        found["queue"] = _command_calls([queue]) if queue else Counter()
-    return found
-
-
-# Commands of replication, of the cluster's upkeep and of the bench itself, not of clients.
-NOT_CLIENTS = frozenset({"replconf", "psync", "sync", "cluster", "info", "ping", "command"})
-
-
-def _command_calls(ports: Sequence[int]) -> Counter[str]:
-    """Calls of each Redis command sent by clients (INFO commandstats, which counts those a
-    script runs too), summed over these servers."""
-    calls: Counter[str] = Counter()
-    for port in ports:
-        with redis.Redis(port=port, socket_timeout=5) as server:
-            stats: Any = server.info("commandstats")
-        for name, figures in stats.items():
-            command = name.removeprefix("cmdstat_")
-            if command.split("|")[0] not in NOT_CLIENTS:
-                calls[command] += int(figures["calls"])
-    return calls
-
-
-def _cpu_seconds(pids: Sequence[int]) -> float:
-    """User and system CPU seconds of these processes and their descendants (Linux /proc)."""
-    parents: dict[int, int] = {}
-    times: dict[int, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(entry.name)] = int(fields[1])
-        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
-    wanted = set(pids)
-    grew = True
-    while grew:
-        more = {pid for pid, parent in parents.items() if parent in wanted} - wanted
-        grew = bool(more)
-        wanted |= more
-    return sum(times.get(pid, 0.0) for pid in wanted)
 
 
 def _wait_for_bots(repository: GameRepository, driver: Driver, grace: float) -> Counter[str]:
