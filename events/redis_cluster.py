@@ -144,6 +144,7 @@ class LocalCluster:
             time.sleep(0.05)
 
     def _ok(self) -> bool:
+        views = set()
         for node in self.nodes:
             if not node.running:
                 continue
@@ -152,6 +153,7 @@ class LocalCluster:
                 client = redis.Redis(host="127.0.0.1", port=node.port, socket_timeout=2)
                 with client:
                     replication = client.info("replication")
+                    views.add(_masters_seen(client.execute_command("CLUSTER", "NODES")))
             except (redis.RedisError, OSError):
                 return False
             if info.get("cluster_state") != "ok" or info.get("cluster_slots_ok") != "16384":
@@ -160,4 +162,16 @@ class LocalCluster:
                 return False
             if replication["role"] == "slave" and replication["master_link_status"] != "up":
                 return False
-        return True
+        return len(views) == 1  # every node agrees which nodes serve which slots
+
+
+def _masters_seen(nodes: bytes | str) -> frozenset[tuple[str, str]]:
+    """From CLUSTER NODES: each serving master's id and the slots it serves."""
+    text = nodes.decode() if isinstance(nodes, bytes) else nodes
+    found = set()
+    for line in text.splitlines():
+        fields = line.split()
+        flags = fields[2].split(",")
+        if "master" in flags and "fail" not in flags and len(fields) > 8:
+            found.add((fields[0], " ".join(sorted(fields[8:]))))
+    return frozenset(found)

@@ -149,6 +149,7 @@ def test_appends_follow_a_manual_failover(
     assert second.ok and second.replicated
     assert owner(store.redis, store.stream_key("g1")) == replica.port
     assert [item.version for item in store.read("g1")] == [1, 2]
+    replicated_cluster.wait_ok()  # every node agrees on the new master before the next test
 
 
 def test_while_a_slot_moves_a_new_game_waits_for_the_move_to_end(
