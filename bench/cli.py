@@ -21,10 +21,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         examples=("loveletter bench engine --seconds 3", "loveletter bench api --json"),
     )
     group = parser.add_subparsers(dest="bench", required=True, metavar="BENCH")
-    from bench import api, bots, chaos, engine, store
+    from bench import api, bots, chaos, cluster, engine, storage, store
 
     engine.register(group)
     store.register_bench(group)
     api.register_bench(group)
     bots.register_bench(group)
+    storage.register_bench(group)
+    cluster.register_bench(group)
     chaos.register(subparsers)

@@ -2,8 +2,11 @@
 -- KEYS[1] stream; KEYS[2] the game's due set; KEYS[3] idempotency key (optional).
 -- ARGV[1] expected version; ARGV[2] idempotency TTL (s); ARGV[3] request fingerprint;
 -- ARGV[4] game id; ARGV[5] when a sweep should step in after this append ('' = nothing due);
--- ARGV[6] meta JSON ('' = none); ARGV[7..] event JSON, one per event.
--- Entry ids are '<version>-0': the version is the 1-based position in the stream.
+-- ARGV[6] meta JSON ('' = none); ARGV[7] this append's stamp; ARGV[8] the stamp expected on
+-- the entry at the expected version ('' = not checked); ARGV[9..] event JSON, one per event.
+-- Entry ids are '<version>-0': the version is the 1-based position in the stream. The last
+-- entry of an append carries its stamp (field n), a random mark: after a failover that lost
+-- writes, a version can come back with other events, and only the stamp tells them apart.
 -- Returns {status, first version, last version, current version}; status is ok, duplicate
 -- (the key's first append, same fingerprint), key-reused (another fingerprint) or conflict.
 
@@ -14,7 +17,12 @@ if KEYS[3] then
   if seen then
     local first, last, fingerprint = string.match(seen, '^(%d+):(%d+):(.*)$')
     local status = 'duplicate'
-    if fingerprint ~= ARGV[3] then status = 'key-reused' end
+    if fingerprint ~= ARGV[3] then
+      status = 'key-reused'
+    else
+      -- A write, so that a WAIT after this answer covers the key's first append too.
+      redis.call('EXPIRE', KEYS[3], ARGV[2])
+    end
     return {status, tonumber(first), tonumber(last), current}
   end
 end
@@ -23,14 +31,33 @@ if current ~= tonumber(ARGV[1]) then
   return {'conflict', 0, 0, current}
 end
 
-local first = current + 1
-for i = 7, #ARGV do
-  current = current + 1
-  if i == 7 and ARGV[6] ~= '' then
-    redis.call('XADD', KEYS[1], string.format('%d-0', current), 'e', ARGV[i], 'm', ARGV[6])
-  else
-    redis.call('XADD', KEYS[1], string.format('%d-0', current), 'e', ARGV[i])
+if ARGV[8] ~= '' and current > 0 then
+  local entry = redis.call('XRANGE', KEYS[1], current .. '-0', current .. '-0')[1]
+  local stamp = nil
+  if entry then
+    local fields = entry[2]
+    for i = 1, #fields, 2 do
+      if fields[i] == 'n' then stamp = fields[i + 1] end
+    end
   end
+  if stamp ~= ARGV[8] then
+    return {'conflict', 0, 0, current}
+  end
+end
+
+local first = current + 1
+for i = 9, #ARGV do
+  current = current + 1
+  local fields = {'e', ARGV[i]}
+  if i == 9 and ARGV[6] ~= '' then
+    table.insert(fields, 'm')
+    table.insert(fields, ARGV[6])
+  end
+  if i == #ARGV then
+    table.insert(fields, 'n')
+    table.insert(fields, ARGV[7])
+  end
+  redis.call('XADD', KEYS[1], string.format('%d-0', current), unpack(fields))
 end
 
 if KEYS[3] then

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from marshmallow import ValidationError
 
 from events.commands import decode_command
-from events.store import EventStore
+from events.store import StoredEvent
 from events.vocabulary import VOCABULARY, Vocabulary
 from game import events as ev
 from game import table as tables
@@ -51,11 +51,29 @@ class VerifyReport:
         return self.divergence is None
 
 
-def export_lines(store: EventStore, game_id: str) -> Iterator[str]:
+class Events(Protocol):
+    """Where a game's events are read: the store, or the repository (which also reads the
+    archive)."""
+
+    def read(self, game_id: str, start: int = 1, end: int | None = None) -> list[StoredEvent]:
+        """Events with start <= version <= end (end None: to the last one), in order."""
+
+
+def export_lines(source: Events, game_id: str) -> Iterator[str]:
     """The game's stream as JSON lines: version, event and, on a command's first event, meta."""
-    for item in store.read(game_id):
-        record = {"version": item.version, "event": item.event, "meta": item.meta}
-        yield json.dumps(record, separators=(",", ":"), sort_keys=True)
+    return (export_line(item) for item in source.read(game_id))
+
+
+def export_line(item: StoredEvent) -> str:
+    """One event as its export line."""
+    record = {"version": item.version, "event": item.event, "meta": item.meta}
+    return json.dumps(record, separators=(",", ":"), sort_keys=True)
+
+
+def stored_from_line(line: str) -> StoredEvent:
+    """An export line read back as the stored event it was."""
+    record = json.loads(line)
+    return StoredEvent(int(record["version"]), record["event"], record.get("meta"))
 
 
 def verify_lines(lines: Iterable[str], vocabulary: Vocabulary = VOCABULARY) -> VerifyReport:

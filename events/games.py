@@ -1,5 +1,6 @@
 """Games in the store: load a table at any version (snapshot plus tail), append a decided
-command's events, and keep the derived snapshots and lobby index up to date."""
+command's events, keep the derived snapshots and lobby index up to date, and move finished
+games to the archive (and back into a stream when one is played again)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from events.archive import Archive
+from events.audit import export_line, stored_from_line
 from events.connection import RedisClient
 from events.index import GameIndex, GameSummary
 from events.index import RebuildReport as IndexReport
@@ -39,10 +42,13 @@ SweepTime = Callable[[Table, float], float | None]
 
 @dataclass(frozen=True)
 class LoadedGame:
-    """A table folded from its stream up to `version` (table None: no such game)."""
+    """A table folded from its stream up to `version` (table None: no such game); `stamp` is
+    that of the entry at `version` (None when unknown), which tells this history from another
+    one a failover may have brought back to the same version."""
 
     table: Table | None
     version: int
+    stamp: str | None = None
 
 
 @dataclass
@@ -75,10 +81,12 @@ class GameRepository:
         *,
         vocabulary: Vocabulary = VOCABULARY,
         snapshot_every: int = 50,
+        archive: Archive | None = None,
     ) -> None:
         self.store = store
         self.snapshots = snapshots
         self.index = index
+        self.archive = archive
         self.vocabulary = vocabulary
         self.snapshot_every = snapshot_every
         self._state = schema_for(Table)()
@@ -95,18 +103,60 @@ class GameRepository:
         )
 
     def load(self, game_id: str, version: int | None = None) -> LoadedGame:
-        """The game at its head, or as it was after `version` events (time travel)."""
-        table: Table | None = None
-        start = 1
+        """The game at its head, or as it was after `version` events (time travel); from the
+        archive when it has left Redis."""
         snapshot = self.snapshots.load(game_id)
         usable = snapshot is not None and snapshot.schema == STATE_SCHEMA
         if snapshot is not None and usable and (version is None or snapshot.version <= version):
-            table = self._state.load(json.loads(snapshot.payload))
-            start = snapshot.version + 1
-        stored = self.store.read(game_id, start, version)
-        table = self.fold(table, stored)
-        head = stored[-1].version if stored else start - 1
-        return LoadedGame(table, head)
+            stored = self.store.read(game_id, snapshot.version, version)  # its entry: its stamp
+            if stored and stored[0].version == snapshot.version:
+                table = self._state.load(json.loads(snapshot.payload))
+                return self._folded(table, stored[0], stored[1:])
+        stored = self.store.read(game_id, 1, version)
+        if not stored:
+            stored = self._archived(game_id, 1, version)
+        return self._folded(None, None, stored)
+
+    def _folded(
+        self, table: Table | None, base: StoredEvent | None, stored: list[StoredEvent]
+    ) -> LoadedGame:
+        """`table` (at `base`) with `stored` applied."""
+        last = stored[-1] if stored else base
+        if last is None:
+            return LoadedGame(self.fold(table, stored), 0)
+        return LoadedGame(self.fold(table, stored), last.version, last.stamp)
+
+    def read(self, game_id: str, start: int = 1, end: int | None = None) -> list[StoredEvent]:
+        """Events with start <= version <= end (end None: to the last one), from the stream or,
+        when the game has left Redis, from the archive."""
+        stored = self.store.read(game_id, start, end)
+        if stored or self.archive is None or not self.archive.exists(game_id):
+            return stored
+        return [] if self.store.exists(game_id) else self._archived(game_id, start, end)
+
+    def version(self, game_id: str) -> int:
+        """The game's version (0: no such game)."""
+        version = self.store.version(game_id)
+        if version or self.archive is None:
+            return version
+        archived = self._archived(game_id)
+        return archived[-1].version if archived else 0
+
+    def exists(self, game_id: str) -> bool:
+        """Whether the game has events, in Redis or in the archive."""
+        return self.store.exists(game_id) or (
+            self.archive is not None and self.archive.exists(game_id)
+        )
+
+    def _archived(self, game_id: str, start: int = 1, end: int | None = None) -> list[StoredEvent]:
+        """The archived game's events from start to end ([] when it is not archived)."""
+        lines = None if self.archive is None else self.archive.get(game_id)
+        stored = [stored_from_line(line) for line in lines or ()]
+        return [
+            item
+            for item in stored
+            if start <= item.version and (end is None or item.version <= end)
+        ]
 
     def fold(self, table: Table | None, stored: list[StoredEvent]) -> Table | None:
         """Apply stored events to a table."""
@@ -126,25 +176,64 @@ class GameRepository:
         due_at: float | None = None,
     ) -> Appended:
         """Append a command's events (decided on `before`, giving `after`) atomically; on
-        success refresh the snapshot and the lobby line."""
+        success refresh the snapshot and the lobby line. An archived game is written back
+        into its stream first."""
         encoded = [self.vocabulary.encode(event) for event in events]
-        result = self.store.append(
-            game_id,
-            before.version,
-            encoded,
-            idempotency=idempotency,
-            due_at=due_at,
-            meta=record,
-        )
+
+        def append() -> AppendResult:
+            return self.store.append(
+                game_id,
+                before.version,
+                encoded,
+                idempotency=idempotency,
+                due_at=due_at,
+                meta=record,
+                expected_stamp=before.stamp,
+            )
+
+        result = append()
+        if result.status == "conflict" and result.current_version == 0 < before.version:
+            archived = self._archived(game_id)
+            if archived and self.store.restore(game_id, archived):
+                result = append()
         if not result.ok:
             return Appended(result)
+        first, last = result.first_version, result.last_version
         stored = [
-            StoredEvent(version, data, dict(record) if version == result.first_version else None)
-            for version, data in enumerate(encoded, start=result.first_version)
+            StoredEvent(
+                version,
+                data,
+                dict(record) if version == first else None,
+                result.stamp if version == last else None,
+            )
+            for version, data in enumerate(encoded, start=first)
         ]
-        game = LoadedGame(after, result.last_version)
+        game = LoadedGame(after, last, result.stamp)
         self._after_append(game_id, before.version, game, float(record.get("at", 0.0)))
         return Appended(result, game, stored)
+
+    def archive_game(self, game_id: str, ended_before: float) -> str:
+        """Move a game over since before `ended_before` (Unix time) from Redis to the archive,
+        lobby line included: "archived", or why not ("not-over", "recent", "changed": played
+        meanwhile, "no-stream")."""
+        if self.archive is None:
+            raise ValueError("no archive is configured")
+        stored = self.store.read(game_id)
+        if not stored:
+            if self.index is not None:
+                self.index.remove(game_id)
+            return "no-stream"
+        table = self.fold(None, stored)
+        if table is None or table.status != "over":
+            return "not-over"
+        if last_recorded_at(stored) >= ended_before:
+            return "recent"
+        self.archive.put(game_id, (export_line(item) for item in stored))
+        if not self.store.drop(game_id, stored[-1].version):
+            return "changed"
+        if self.index is not None:
+            self.index.remove(game_id)
+        return "archived"
 
     def save_snapshot(self, game_id: str, game: LoadedGame) -> None:
         """Store the game's state as its snapshot."""

@@ -98,6 +98,14 @@ class GameIndex:
                     found.append((game_id, summary))
         return found[offset : offset + limit]
 
+    def updated_before(self, status: str, before: float, count: int, offset: int = 0) -> list[str]:
+        """Games of `status` whose line was last written before `before` (Unix time), oldest
+        first: `count` of them after the first `offset`."""
+        found: Any = self.redis.zrangebyscore(
+            self._status_key(status), "-inf", f"({before}", start=offset, num=count
+        )
+        return [as_text(member) for member in found]
+
     def clear(self) -> None:
         """Delete every key of the index."""
         keys = list(self.redis.scan_iter(match=self.prefix + "*", count=1000))

@@ -108,6 +108,11 @@ class EmbeddedRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     @property
+    def running(self) -> bool:
+        """Whether the server this object started is alive."""
+        return self._process is not None and self._process.poll() is None
+
+    @property
     def pid(self) -> int:
         """The process id of the running server."""
         if self._process is None:
@@ -160,6 +165,19 @@ class EmbeddedRedis:
         atexit.unregister(self.stop)
         self.url_path.unlink(missing_ok=True)
         _terminate(process)
+        if self._lock is not None:
+            self._lock.close()
+        self._process, self._port, self._lock = None, None, None
+
+    def kill(self) -> None:
+        """SIGKILL the server, as a crash would (nothing flushed); `start` runs it again on the
+        same port and folder."""
+        process = self._process
+        if process is None or os.getpid() != self._owner_pid:
+            return
+        atexit.unregister(self.stop)
+        process.kill()
+        process.wait()
         if self._lock is not None:
             self._lock.close()
         self._process, self._port, self._lock = None, None, None

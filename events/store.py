@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
 import orjson
+from redis.cluster import RedisCluster
+from redis.crc import key_slot
 
 from events.connection import RedisClient, as_text
 from events.due import DueSets
+from events.replicas import NotReplicated, ReplicaWait
 
 GAME_ID = re.compile(r"[A-Za-z0-9._~-]{1,200}")
 APPEND_SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
+DROP_SCRIPT = files("events").joinpath("drop.lua").read_text(encoding="utf-8")
+RESTORE_SCRIPT = files("events").joinpath("restore.lua").read_text(encoding="utf-8")
 
 
 def game_key(namespace: str, game_id: str, suffix: str) -> str:
@@ -42,13 +48,17 @@ class AppendResult:
     """Outcome of an append: status is "ok", "duplicate", "key-reused" or "conflict".
 
     ok, duplicate and key-reused carry the versions the (key's first) append wrote; conflict
-    carries 0s. current_version is the stream's version after this call.
+    carries 0s. current_version is the stream's version after this call. `stamp` marks the
+    append's last entry (ok only); `replicated` is False when the store promises replicas and
+    fewer acknowledged the write in time (the master has it; see events/replicas.py).
     """
 
     status: str
     first_version: int
     last_version: int
     current_version: int
+    stamp: str | None = field(default=None, compare=False)
+    replicated: bool = True
 
     @property
     def ok(self) -> bool:
@@ -76,11 +86,13 @@ class Remembered:
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """One stream entry: its version (1-based position), the event, and the command's meta."""
+    """One stream entry: its version (1-based position), the event, the command's meta (on its
+    first event) and the append's stamp (on its last)."""
 
     version: int
     event: dict[str, Any]
     meta: dict[str, Any] | None
+    stamp: str | None = None
 
 
 class EventStore:
@@ -89,6 +101,9 @@ class EventStore:
     An idempotency key is kept for idempotency_ttl_seconds (default 7 days) after its append:
     a retry within that period returns the first result; after it, the key is forgotten and the
     expected-version check alone protects the stream.
+
+    With `replicas` > 0, an append (and the answer to a repeated key) waits until that many
+    replicas have it, at most `replica_timeout_ms`; see events/replicas.py.
     """
 
     def __init__(
@@ -97,6 +112,8 @@ class EventStore:
         *,
         namespace: str = "ll",
         idempotency_ttl_seconds: int = 7 * 24 * 3600,
+        replicas: int = 0,
+        replica_timeout_ms: int = 1000,
     ) -> None:
         if idempotency_ttl_seconds <= 0:
             raise ValueError("idempotency_ttl_seconds must be positive")
@@ -104,7 +121,10 @@ class EventStore:
         self.namespace = namespace
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
         self.due = DueSets(redis_client, namespace=namespace)
+        self.replicas = ReplicaWait(redis_client, replicas, replica_timeout_ms)
         self._append = redis_client.register_script(APPEND_SCRIPT)
+        self._drop = redis_client.register_script(DROP_SCRIPT)
+        self._restore = redis_client.register_script(RESTORE_SCRIPT)
 
     def stream_key(self, game_id: str) -> str:
         """The key of the game's stream."""
@@ -123,9 +143,12 @@ class EventStore:
         idempotency: Idempotency | None = None,
         due_at: float | None = None,
         meta: Mapping[str, Any] | None = None,
+        expected_stamp: str | None = None,
     ) -> AppendResult:
         """Append all events after expected_version, or nothing (conflict, duplicate or a key
-        reused for another request); `due_at` records that the game then waits on a job."""
+        reused for another request); `due_at` records that the game then waits on a job.
+        With `expected_stamp`, the entry at expected_version must be the one decided on: a
+        version that came back with other events after a failover is a conflict too."""
         if not events:
             raise ValueError("append needs at least one event")
         if expected_version < 0:
@@ -133,6 +156,7 @@ class EventStore:
         keys = [self.stream_key(game_id), self.due.key(game_id)]
         if idempotency is not None:
             keys.append(self.idempotency_key(game_id, idempotency))
+        stamp = secrets.token_hex(8)
         args: list[str | int | float] = [
             expected_version,
             self.idempotency_ttl_seconds,
@@ -140,14 +164,39 @@ class EventStore:
             game_id,
             "" if due_at is None else repr(due_at),
             "" if meta is None else to_json(meta),
+            stamp,
+            expected_stamp or "",
             *(to_json(event) for event in events),
         ]
-        status, first, last, current = self._append(keys=keys, args=args)
-        return AppendResult(as_text(status), int(first), int(last), int(current))
+        replicated = True
+        if self.replicas.replicas:
+            command = ("EVALSHA", self._append.sha, len(keys), *keys, *args)
+            replies, replicated = self.replicas.execute(keys[0], [command], [APPEND_SCRIPT])
+            status, first, last, current = replies[0]
+        else:
+            status, first, last, current = self._append(keys=keys, args=args)
+        status = as_text(status)
+        return AppendResult(
+            status,
+            int(first),
+            int(last),
+            int(current),
+            stamp if status == "ok" else None,
+            replicated,
+        )
 
     def recall(self, game_id: str, idempotency: Idempotency) -> Remembered | None:
-        """What an append with this idempotency key wrote, if it is still remembered."""
-        seen = self.redis.get(self.idempotency_key(game_id, idempotency))
+        """What an append with this idempotency key wrote, if it is still remembered. When the
+        store promises replicas, NotReplicated if they don't have it (yet)."""
+        key = self.idempotency_key(game_id, idempotency)
+        if self.replicas.replicas:  # the EXPIRE is a write, so WAIT covers the first append
+            commands = [("GET", key), ("EXPIRE", key, self.idempotency_ttl_seconds)]
+            replies, replicated = self.replicas.execute(key, commands)
+            seen = replies[0]
+            if seen is not None and not replicated:
+                raise NotReplicated(f"the append of {game_id} is not on enough replicas yet")
+        else:
+            seen = self.redis.get(key)
         if seen is None:
             return None
         first, last, fingerprint = as_text(seen).split(":", 2)
@@ -177,6 +226,33 @@ class EventStore:
         entries = next(iter(reply.values())) if isinstance(reply, dict) else reply[0][1]
         return [_stored(entry_id, fields) for entry_id, fields in entries]
 
+    def keys_of(self, game_id: str) -> list[str]:
+        """Every key of the game in this namespace (all share its hash tag): on a cluster the
+        keys of its slot, on one server a SCAN of the keyspace."""
+        prefix = game_key(self.namespace, game_id, "")
+        if isinstance(self.redis, RedisCluster):
+            slot = key_slot(game_id.encode())
+            count = int(self.redis.cluster_countkeysinslot(slot))
+            found: Any = self.redis.cluster_get_keys_in_slot(slot, count) if count else []
+        else:
+            found = self.redis.scan_iter(match=prefix + "*", count=1000)
+        return sorted({as_text(key) for key in found if as_text(key).startswith(prefix)})
+
+    def drop(self, game_id: str, version: int) -> bool:
+        """Delete every key of the game, if its stream is still at `version` (True when done)."""
+        stream = self.stream_key(game_id)
+        others = [key for key in self.keys_of(game_id) if key != stream]
+        keys = [stream, self.due.key(game_id), *others]
+        return bool(self._drop(keys=keys, args=[version, game_id]))
+
+    def restore(self, game_id: str, stored: Sequence[StoredEvent]) -> int:
+        """Write archived events back into the game's stream if it has none; its length."""
+        args: list[str | int] = []
+        for item in stored:
+            meta = "" if item.meta is None else to_json(item.meta)
+            args += [item.version, to_json(item.event), meta]
+        return int(self._restore(keys=[self.stream_key(game_id)], args=args))
+
     def game_ids(self) -> Iterator[str]:
         """Every game with a stream in this namespace (SCAN, on every primary of a cluster)."""
         prefix, suffix = f"{self.namespace}:{{", "}:stream"
@@ -191,9 +267,10 @@ class EventStore:
 def _stored(entry_id: bytes | str, fields: Mapping[Any, Any]) -> StoredEvent:
     """A StoredEvent from an XRANGE/XREAD entry."""
     fields = {as_text(name): value for name, value in fields.items()}
-    meta = fields.get("m")
+    meta, stamp = fields.get("m"), fields.get("n")
     return StoredEvent(
         version=int(as_text(entry_id).split("-")[0]),
         event=json.loads(fields["e"]),
         meta=None if meta is None else json.loads(meta),
+        stamp=None if stamp is None else as_text(stamp),
     )

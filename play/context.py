@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from rq import Queue
 
+from events.archive import DirectoryArchive
 from events.connection import RedisClient, connect
 from events.games import GameRepository
 from events.index import GameIndex
@@ -32,12 +33,17 @@ class Context:
         """A context on one Redis; RQ needs a plain (non-cluster) one, given apart if need be."""
         namespace = settings.namespace
         store = EventStore(
-            client, namespace=namespace, idempotency_ttl_seconds=settings.idempotency_ttl_seconds
+            client,
+            namespace=namespace,
+            idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
+            replicas=settings.append_replicas,
+            replica_timeout_ms=settings.append_timeout_ms,
         )
         games = GameRepository(
             store,
             SnapshotStore(client, namespace=namespace),
             GameIndex(client, namespace=namespace, statuses=STATUSES),
+            archive=DirectoryArchive(settings.archive_dir) if settings.archive_dir else None,
         )
         queue = Queue(settings.queue, connection=queue_client or client)  # type: ignore[arg-type]
         return cls(games, HeadCache(games), queue, settings)

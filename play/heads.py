@@ -6,13 +6,16 @@ import threading
 
 from events.games import GameRepository, LoadedGame
 from events.recent import Recent
+from events.store import StoredEvent
 
 HEADS_KEPT = 4096  # games whose latest state each process keeps
 
 
 class HeadCache:
     """A derived cache of game heads: streams are append-only, so a cached head is a prefix of
-    the truth. The entry at the cached version is read again, so a stream that is gone is noticed.
+    the truth, unless a failover lost the writes it was folded from. The entry at the cached
+    version is read again and its stamp compared, so a stream that is gone, or that came back
+    to that version with other events, is noticed.
     """
 
     def __init__(self, games: GameRepository, size: int = HEADS_KEPT) -> None:
@@ -28,13 +31,23 @@ class HeadCache:
     def load(self, game_id: str) -> LoadedGame:
         """The game at its head: the cached state plus the stream's newer events."""
         cached = self.peek(game_id)
-        stored = [] if cached is None else self.games.store.read(game_id, cached.version)
-        if cached is None or not stored or stored[0].version != cached.version:
-            loaded = self.games.load(game_id)
-        else:
-            loaded = LoadedGame(self.games.fold(cached.table, stored[1:]), stored[-1].version)
-        self.remember(game_id, loaded)
+        stored = [] if cached is None else self.games.read(game_id, cached.version)
+        if cached is not None and stored and _same(stored[0], cached):
+            last = stored[-1]
+            loaded = LoadedGame(self.games.fold(cached.table, stored[1:]), last.version, last.stamp)
+            self.remember(game_id, loaded)
+            return loaded
+        loaded = self.games.load(game_id)
+        with self._lock:  # what the stream says now, even when it is behind what was kept
+            self._heads.pop(game_id)
+            if loaded.table is not None:
+                self._heads.put(game_id, loaded)
         return loaded
+
+    def forget(self, game_id: str) -> None:
+        """Drop the game's head (e.g. it left Redis for the archive)."""
+        with self._lock:
+            self._heads.pop(game_id)
 
     def remember(self, game_id: str, loaded: LoadedGame) -> None:
         """Keep `loaded` unless a later version is kept already (no table: forget the game)."""
@@ -45,3 +58,8 @@ class HeadCache:
             if cached is not None and cached.version > loaded.version:
                 loaded = cached
             self._heads.put(game_id, loaded)
+
+
+def _same(entry: StoredEvent, head: LoadedGame) -> bool:
+    """Whether `entry` is the one `head` was folded up to."""
+    return entry.version == head.version and entry.stamp == head.stamp

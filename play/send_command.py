@@ -14,7 +14,8 @@ from typing import Any
 
 from events.commands import encode_command
 from events.games import LoadedGame
-from events.store import Idempotency, StoredEvent
+from events.replicas import NotReplicated
+from events.store import AppendResult, Idempotency, StoredEvent
 from game.errors import IllegalCommand
 from game.table import step
 from play.context import Context
@@ -67,16 +68,19 @@ def send_command(
 
     Raises IllegalCommand when the rules refuse it, StaleVersion when the game is at another
     version, KeyReused when the key was sent before with another request; nothing is appended
-    then. A retry with the same key and request gets the first answer.
+    then. A retry with the same key and request gets the first answer. When the store promises
+    replicas and they don't have the append in time, NotReplicated: the append stands on the
+    master, what follows it is scheduled, and a retry with the same key gets the answer once
+    the replicas have it (or appends anew if a failover lost it).
     """
     if game.version != expected_version:
         return _first_answer(ctx, game_id, idempotency, game.version)
     try:
         events, after = step(game.table, command)
     except IllegalCommand:
-        current = ctx.games.store.version(game_id)  # a cached head may be behind the stream
-        if current != expected_version:
-            return _first_answer(ctx, game_id, idempotency, current)
+        current = ctx.heads.load(game_id)  # a cached head may be behind the stream, or lost
+        if (current.version, current.stamp) != (expected_version, game.stamp):
+            return _first_answer(ctx, game_id, idempotency, current.version)
         raise
     now = time.time()
     record = {"command": encode_command(command), "at": now, **(meta or {})}
@@ -95,10 +99,23 @@ def send_command(
     if result.status == "conflict":
         raise StaleVersion(result.current_version)
     if result.status != "ok" or appended.game is None:
+        if result.status == "duplicate":
+            _check_replicated(game_id, result)
         return _remembered(ctx, game_id, result.status, result.first_version, result.last_version)
-    ctx.heads.remember(game_id, appended.game)
+    if result.replicated:  # a head the replicas may not have is not kept
+        ctx.heads.remember(game_id, appended.game)
     schedule(ctx, game_id, appended.game, now)
+    _check_replicated(game_id, result)
     return Sent(appended.game, appended.events)
+
+
+def _check_replicated(game_id: str, result: AppendResult) -> None:
+    """NotReplicated unless the append's replicas acknowledged it."""
+    if not result.replicated:
+        raise NotReplicated(
+            f"versions {result.first_version}-{result.last_version} of {game_id} are not on"
+            " enough replicas yet"
+        )
 
 
 def _first_answer(
@@ -116,4 +133,4 @@ def _remembered(ctx: Context, game_id: str, status: str, first: int, last: int) 
     """The first answer of a repeated request (`duplicate`), or KeyReused."""
     if status == "key-reused":
         raise KeyReused(f"idempotency key already used for another request on {game_id}")
-    return Sent(ctx.games.load(game_id, last), ctx.games.store.read(game_id, first, last), True)
+    return Sent(ctx.games.load(game_id, last), ctx.games.read(game_id, first, last), True)

@@ -20,6 +20,11 @@
 | `LOVELETTER_SEEDED_GAMES` | off | let `POST /games` choose `seed` (such tables say `seeded`) |
 | `LOVELETTER_LOG_FORMAT` | `auto` | `json`, `console`, or `auto` (JSON unless on a terminal) |
 | `LOVELETTER_VERBOSE` | off | gunicorn's and RQ's own INFO lines too (`serve --verbose` sets it) |
+| `LOVELETTER_APPEND_REPLICAS` | `0` | replicas that must have an append before it is answered |
+| `LOVELETTER_APPEND_TIMEOUT_MS` | `1000` | how long an append waits for them (at most 4000) |
+| `LOVELETTER_ARCHIVE_DIR` | unset (no archive) | folder of finished games that left Redis |
+| `LOVELETTER_ARCHIVE_AFTER_SECONDS` | `3600` | how long a game is over before it is archived |
+| `LOVELETTER_ARCHIVE_EVERY_SECONDS` | `600` | how often a worker archives (one worker at a time) |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -69,6 +74,11 @@ class Settings:
     seeded_games: bool = False  # a creator may choose the seed (and so know every deal)
     log_format: str = "auto"  # json, console, or auto (JSON unless stderr is a terminal)
     verbose: bool = False  # gunicorn's and RQ's own INFO lines too
+    append_replicas: int = 0  # see events/replicas.py
+    append_timeout_ms: int = 1000
+    archive_dir: str | None = None
+    archive_after_seconds: int = 3600  # see docs/capacity.md: finished games add up fast
+    archive_every_seconds: int = 600
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -105,6 +115,15 @@ class Settings:
             seeded_games=_switch(get("SEEDED_GAMES")),
             log_format=str(get("LOG_FORMAT") or default.log_format).lower(),
             verbose=_switch(get("VERBOSE")),
+            append_replicas=_positive(get("APPEND_REPLICAS"), 0, allow_zero=True),
+            append_timeout_ms=_positive(get("APPEND_TIMEOUT_MS"), default.append_timeout_ms),
+            archive_dir=get("ARCHIVE_DIR") or None,
+            archive_after_seconds=_positive(
+                get("ARCHIVE_AFTER_SECONDS"), default.archive_after_seconds, allow_zero=True
+            ),
+            archive_every_seconds=_positive(
+                get("ARCHIVE_EVERY_SECONDS"), default.archive_every_seconds
+            ),
         )
 
 

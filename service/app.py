@@ -56,7 +56,8 @@ Every error is an RFC 9457 problem (`application/problem+json`) whose `type` is
 `{errors.PROBLEM_BASE}<slug>`; the slugs are stable: `bad-request`, `malformed-json`,
 `validation-error` (with the invalid fields in `errors`), `unauthorized`, `forbidden`,
 `not-found`, `method-not-allowed`, `conflict`, `payload-too-large`, `unsupported-media-type`,
-`rate-limited` (with `Retry-After`), `service-unavailable`, plus those of the game resources.
+`rate-limited` (with `Retry-After`), `service-unavailable` and `not-replicated` (both with
+`Retry-After`), plus those of the game resources.
 
 A seat acts with its token as `Authorization: Bearer <token>` (the Authorize button of /docs).
 Every answer has an `X-Request-ID` (yours, if you send a well-formed one), which problems also

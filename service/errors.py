@@ -14,8 +14,16 @@ from typing import Any
 
 import redis
 from flask import Flask, Request, Response, current_app
+from redis.exceptions import (
+    AskError,
+    ClusterError,
+    ReadOnlyError,
+    RedisClusterException,
+    TryAgainError,
+)
 from werkzeug.exceptions import HTTPException
 
+from events.replicas import NotReplicated
 from game.errors import IllegalCommand
 from play import logs
 from play.lobby import Busy
@@ -138,8 +146,9 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(KeyReused, _handle_key_reused)
     app.register_error_handler(Busy, _handle_busy)
     app.register_error_handler(HTTPException, handle_http_exception)
-    app.register_error_handler(redis.ConnectionError, _handle_redis_down)
-    app.register_error_handler(redis.TimeoutError, _handle_redis_down)
+    for unavailable in REDIS_UNAVAILABLE:
+        app.register_error_handler(unavailable, _handle_redis_down)
+    app.register_error_handler(NotReplicated, _handle_not_replicated)
     app.register_error_handler(Exception, _handle_unexpected)
 
 
@@ -210,6 +219,33 @@ def _handle_key_reused(_: KeyReused) -> Response:
 def _handle_busy(_: Busy) -> Response:
     return problem_response(
         503, "busy", "Busy", "The game is changing fast; try again.", {"Retry-After": "1"}
+    )
+
+
+# What Redis answers while a server is down, a Cluster fails over or moves slots: try again.
+# (ClusterError covers CLUSTERDOWN and MASTERDOWN; AskError covers MOVED; READONLY comes from
+# a master just turned replica; RedisClusterException from a slot no master serves yet.)
+REDIS_UNAVAILABLE: tuple[type[Exception], ...] = (
+    redis.ConnectionError,
+    redis.TimeoutError,
+    ClusterError,
+    AskError,
+    TryAgainError,
+    ReadOnlyError,
+    RedisClusterException,
+)
+
+
+def _handle_not_replicated(error: NotReplicated) -> Response:
+    log.warning("not replicated in time: %s", error)
+    return problem_response(
+        503,
+        "not-replicated",
+        "Not replicated yet",
+        "The command was written but is not yet on enough replicas to be acknowledged. Send it"
+        " again with the same Idempotency-Key: you get its answer once it is replicated, or"
+        " it is applied anew if it was lost.",
+        {"Retry-After": "1"},
     )
 
 

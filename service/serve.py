@@ -176,6 +176,8 @@ def serve(options: ServeOptions) -> int:
             print(f"loveletter serve: {missing}", file=sys.stderr)
             return 1
         env = {**os.environ, "REDIS_URL": url, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
+        # Every process here shares one machine, so finished games can go to a local folder.
+        env.setdefault("LOVELETTER_ARCHIVE_DIR", str(connection.data_dir() / "archive"))
         env["PYTHONUNBUFFERED"] = "1"
         if options.verbose:
             env["LOVELETTER_VERBOSE"] = "1"

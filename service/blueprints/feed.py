@@ -40,7 +40,7 @@ class Feed(MethodView):
         after = min(query["after"], LAST_VERSION)
         if query["wait"] > 0 and loaded.version <= after:
             repository.store.follow(game_id, after, query["wait"])
-        stored = repository.store.read(game_id, after + 1, after + query["limit"])
+        stored = repository.read(game_id, after + 1, after + query["limit"])
         events = [
             {"version": item.version, **redact(
                 repository.vocabulary.decode(item.event), who.seat, everything=who.everything

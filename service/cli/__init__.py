@@ -19,6 +19,7 @@ from service.cli.help import HelpFormatter, example
 COMMAND_MODULES = (
     "service.cli.serve",
     "service.cli.audit",
+    "service.cli.archive",
     "service.cli.scenarios",
     "service.cli.tournament",
     "service.cli.openapi",

@@ -15,7 +15,6 @@ from pathlib import Path
 from events.audit import export_lines, verify_lines
 from events.connection import existing_redis_url
 from events.games import GameRepository
-from events.store import EventStore
 from play.context import Context
 from play.follow_up import sweep_time
 from play.settings import Settings
@@ -76,14 +75,15 @@ def repository() -> GameRepository:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write the stream (or every game's); exit 1 when there is no such game."""
-    store = repository().store
+    """Write the stream (from Redis or the archive), or every game's; exit 1 when there is no
+    such game."""
+    games = repository()
     if args.all is not None:
-        return export_all(store, args.all)
-    if not store.exists(args.game):
+        return export_all(games, args.all)
+    if not games.exists(args.game):
         print(f"no game {args.game!r}", file=sys.stderr)
         return 1
-    lines = "".join(line + "\n" for line in export_lines(store, args.game))
+    lines = "".join(line + "\n" for line in export_lines(games, args.game))
     if args.out:
         args.out.write_text(lines, encoding="utf-8")
     else:
@@ -91,13 +91,13 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def export_all(store: EventStore, folder: Path) -> int:
-    """Write every game to folder/<id>.jsonl; say how many."""
+def export_all(games: GameRepository, folder: Path) -> int:
+    """Write every game in Redis to folder/<id>.jsonl; say how many."""
     folder.mkdir(parents=True, exist_ok=True)
-    game_ids = sorted(store.game_ids())
+    game_ids = sorted(games.store.game_ids())
     with progress("exporting games", len(game_ids)) as advance:
         for game_id in game_ids:
-            lines = "".join(line + "\n" for line in export_lines(store, game_id))
+            lines = "".join(line + "\n" for line in export_lines(games, game_id))
             (folder / f"{game_id}.jsonl").write_text(lines, encoding="utf-8")
             advance()
     print(f"exported {len(game_ids)} game(s) to {folder}")

@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 
 from events.connection import RedisClient, connect
+from events.redis_cluster import LocalCluster
 from play.context import Context
 from play.settings import Settings
 from tests.redis_keys import delete_namespace, delete_queue, new_namespace
-
-from .cluster import LocalCluster
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -41,10 +41,11 @@ def test_append_then_read(store: EventStore) -> None:
     assert result.ok
     assert store.version("g1") == 3
     assert store.exists("g1")
+    assert result.stamp is not None
     assert store.read("g1") == [
         StoredEvent(1, {"type": "a", "n": 0}, meta),
         StoredEvent(2, {"type": "b", "n": 1}, None),
-        StoredEvent(3, {"type": "c", "n": 2}, None),
+        StoredEvent(3, {"type": "c", "n": 2}, None, result.stamp),
     ]
     second = store.append("g1", 3, events("d"))
     assert second == AppendResult("ok", 4, 4, 4)
@@ -58,7 +59,7 @@ def test_stream_ids_encode_versions(store: EventStore, client: RedisClient) -> N
     entries: Any = client.xrange(store.stream_key("g1"))
     assert [entry_id for entry_id, _ in entries] == [b"1-0", b"2-0"]
     assert set(entries[0][1]) == {b"e", b"m"}
-    assert set(entries[1][1]) == {b"e"}
+    assert set(entries[1][1]) == {b"e", b"n"}  # the append's stamp, on its last entry
     assert entries[0][1][b"e"] == b'{"n":0,"type":"a"}'  # compact, sorted keys
 
 
@@ -226,3 +227,38 @@ def test_game_ids_lists_every_game(store: EventStore, client: RedisClient) -> No
     client.set(f"{store.namespace}:{{not-a-stream}}:stream", b"x")  # wrong type: not listed
     assert set(store.game_ids()) == names
     assert set(EventStore(client, namespace=store.namespace + "x").game_ids()) == set()
+
+
+def test_the_stamp_tells_two_histories_at_one_version_apart(store: EventStore) -> None:
+    """An append decided on an entry that is no longer there (same version, other events)
+    is a conflict; decided on the entry that is there, it appends."""
+    first = store.append("g1", 0, events("a"))
+    assert store.read("g1")[-1].stamp == first.stamp
+    assert store.append("g1", 1, events("b"), expected_stamp="not-that-one").status == "conflict"
+    assert store.append("g1", 1, events("b"), expected_stamp=first.stamp).ok
+    assert store.version("g1") == 2
+
+
+def test_dropping_a_game_takes_all_of_its_keys_unless_it_moved(
+    store: EventStore, client: RedisClient
+) -> None:
+    store.append("g1", 0, events("a"), idempotency=key("k1"), due_at=time.time() + 60)
+    store.append("g2", 0, events("a"), idempotency=key("k1"))
+    keys = store.keys_of("g1")
+    assert store.stream_key("g1") in keys and store.idempotency_key("g1", key("k1")) in keys
+    assert not store.drop("g1", 0)  # it is at version 1: kept
+    assert store.drop("g1", 1)
+    assert store.keys_of("g1") == [] and store.due.when("g1", 1) is None
+    assert store.version("g2") == 1 and store.keys_of("g2")
+
+
+def test_restoring_writes_archived_events_into_an_empty_stream_only(store: EventStore) -> None:
+    store.append("g1", 0, events("a", "b"), meta={"at": 1.0})
+    archived = store.read("g1")
+    store.drop("g1", 2)
+    assert store.restore("g1", archived) == 2
+    assert [(e.version, e.event, e.meta) for e in store.read("g1")] == [
+        (e.version, e.event, e.meta) for e in archived
+    ]
+    assert store.restore("g1", archived[:1]) == 2  # not empty: nothing written
+    assert store.append("g1", 2, events("c")).ok

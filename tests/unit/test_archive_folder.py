@@ -1,0 +1,25 @@
+"""The folder archive: compressed export lines per game, written whole, kept inside the folder
+whatever the game id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from events.archive import DirectoryArchive
+
+
+def test_the_folder_archive_keeps_ids_inside_it(tmp_path: Path) -> None:
+    archive = DirectoryArchive(tmp_path / "archive")
+    for game_id in ("..", ".", "a-b_c~d", "x" * 200):
+        archive.put(game_id, ['{"version":1}', '{"version":2}'])
+        assert archive.get(game_id) == ['{"version":1}', '{"version":2}']
+        assert archive.path(game_id).resolve().is_relative_to((tmp_path / "archive").resolve())
+    archive.put("..", ['{"version":1}'])  # replaced whole
+    assert archive.get("..") == ['{"version":1}']
+    assert sorted(archive.list()) == sorted(["..", ".", "a-b_c~d", "x" * 200])
+    assert archive.get("missing") is None and not archive.exists("missing")
+    with pytest.raises(ValueError):
+        archive.path("../etc")
+    assert not list((tmp_path / "archive").rglob("*.part"))
