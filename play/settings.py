@@ -18,6 +18,9 @@
 | `LOVELETTER_WEBHOOK_RETRIES` | `5,30,120,600,3600` | seconds between webhook attempts |
 | `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a webhook call may take |
 | `LOVELETTER_SEEDED_GAMES` | off | let `POST /games` choose `seed` (such tables say `seeded`) |
+| `LOVELETTER_STREAM_HEARTBEAT_SECONDS` | `15` | a quiet event stream sends a comment this often |
+| `LOVELETTER_STREAM_SECONDS` | `3600` | an event stream closes after this long (clients resume) |
+| `LOVELETTER_STREAM_TICKET_SECONDS` | `60` | how long a stream ticket opens its seat's stream |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -65,6 +68,9 @@ class Settings:
     webhook_retries: tuple[int, ...] = (5, 30, 120, 600, 3600)  # seconds between attempts
     webhook_timeout: float = 5.0
     seeded_games: bool = False  # a creator may choose the seed (and so know every deal)
+    stream_heartbeat_seconds: float = 15.0
+    stream_seconds: float = 3600.0
+    stream_ticket_seconds: int = 60
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -99,6 +105,13 @@ class Settings:
             ),
             webhook_timeout=float(get("WEBHOOK_TIMEOUT") or default.webhook_timeout),
             seeded_games=_switch(get("SEEDED_GAMES")),
+            stream_heartbeat_seconds=_seconds(
+                get("STREAM_HEARTBEAT_SECONDS"), default.stream_heartbeat_seconds
+            ),
+            stream_seconds=_seconds(get("STREAM_SECONDS"), default.stream_seconds),
+            stream_ticket_seconds=_positive(
+                get("STREAM_TICKET_SECONDS"), default.stream_ticket_seconds
+            ),
         )
 
 
@@ -133,6 +146,16 @@ def _limit(value: str | Limit | None, default: Limit | None) -> Limit | None:
 def _switch(value: Any) -> bool:
     """On for `1`, `true`, `yes` or `on` (any case); off when unset or anything else."""
     return str(value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _seconds(value: Any, default: float) -> float:
+    """A positive number of seconds (fractions allowed)."""
+    if value is None or value == "":
+        return default
+    seconds = float(value)
+    if not seconds > 0:
+        raise ValueError(f"expected a positive number of seconds, got {value!r}")
+    return seconds
 
 
 def _positive(value: Any, default: int, *, allow_zero: bool = False) -> int:

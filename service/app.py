@@ -38,6 +38,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.seats",
     "service.blueprints.commands",
     "service.blueprints.feed",
+    "service.blueprints.stream",
 )
 
 API_TITLE = "Love Letter"

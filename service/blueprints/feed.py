@@ -7,13 +7,13 @@ from typing import Any
 from flask import Response, jsonify
 from flask.views import MethodView
 
-from game.views import redact
+from play.follow import follow
 from service.apidoc import problems
 from service.auth import audience
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.lookup import find_game
-from service.rendering import with_etag
+from service.rendering import event_json, with_etag
 from service.schemas.games import FeedQuerySchema, FeedSchema
 
 blp = Blueprint("feed", __name__, url_prefix="/games", description="Event feeds")
@@ -34,17 +34,14 @@ class Feed(MethodView):
         many seconds until something happens."""
         loaded, table = find_game(game_id)
         who = audience(table)
-        repository = context().games
-        after = min(query["after"], LAST_VERSION)
+        ctx = context()
+        after, limit = min(query["after"], LAST_VERSION), query["limit"]
         if query["wait"] > 0 and loaded.version <= after:
-            repository.store.follow(game_id, after, query["wait"])
-        stored = repository.store.read(game_id, after + 1, after + query["limit"])
-        events = [
-            {"version": item.version, **redact(
-                repository.vocabulary.decode(item.event), who.seat, everything=who.everything
-            )}
-            for item in stored
-        ]  # fmt: skip
+            with follow(ctx, game_id, after, limit) as follower:  # waits on the append hub
+                stored = follower.next(query["wait"])
+        else:
+            stored = ctx.games.store.read(game_id, after + 1, after + limit)
+        events = [event_json(ctx.games.vocabulary, item, who) for item in stored]
         head = max(loaded.version, stored[-1].version if stored else 0)
         response = jsonify({"version": head, "events": events})
         response.headers["Vary"] = "Authorization"
