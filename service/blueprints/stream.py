@@ -42,12 +42,25 @@ LAST_EVENT_ID = {
     " reconnects): the stream resumes after it, whatever `after` says",
     "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
 }
+SSE_EVENT = {  # one event of the stream
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "the event's version (game events only)"},
+        "event": {"type": "string", "enum": ["message", "end"]},
+        "data": {
+            "type": "string",
+            "description": "JSON: a game event as the feed shows it (`message`), or the final"
+            " version and status (`end`)",
+        },
+    },
+    "required": ["data"],
+}
 STREAM_RESPONSES = {
     "200": {
         "description": "Server-sent events: each game event as `id: <version>` and `data:`"
         " the event as the feed shows it; a `: heartbeat` comment when quiet; once the game is"
         " over, an `end` event, and the stream closes",
-        "content": {sse.CONTENT_TYPE: {"schema": {"type": "string"}}},
+        "content": {sse.CONTENT_TYPE: {"schema": SSE_EVENT}},
     },
     "204": {"description": "The game is over and nothing follows: an EventSource stops here"},
 }

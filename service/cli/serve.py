@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", type=int, default=defaults.workers,
                         help=f"gunicorn worker processes ({defaults.workers})")  # fmt: skip
     parser.add_argument("--threads", type=int, default=defaults.threads,
-                        help=f"threads per gunicorn worker ({defaults.threads})")  # fmt: skip
+                        help=f"threads per gthread worker ({defaults.threads})")  # fmt: skip
     parser.add_argument("--rq-workers", type=int, default=defaults.rq_workers,
                         help="RQ worker processes (1)")  # fmt: skip
     parser.set_defaults(func=run)
