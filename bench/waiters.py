@@ -208,7 +208,8 @@ def crowd_of(
         stream = f"/games/{game_id}/stream?after={version}"
         crowd.append(Waiter(STREAM, game_id, stream, tokens[0], version))
         if number % 2:
-            crowd.append(Waiter(STREAM, game_id, _ticket_path(base, game_id, tokens[1], version)))
+            ticket = _ticket_path(base, game_id, tokens[1], version)
+            crowd.append(Waiter(STREAM, game_id, ticket, None, version))
         else:
             feed = f"/games/{game_id}/events"
             crowd.append(Waiter(POLL, game_id, feed, tokens[1], version, poll_wait))
