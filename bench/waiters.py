@@ -2,14 +2,14 @@
 load runs, against the same gunicorn, and the same load runs without them.
 
 Half the waiters (`--following`) follow games the command drivers will play, two per game (a
-seat's event stream with its token in the header, and the other seat's by stream ticket or by
-long poll); the others wait on tables where nobody comes (the creator's stream or long poll, a
-spectator's). Order of the run: the load without waiters for half its time; every waiter opens
-and is held for `--hold` seconds, with the load run inside that hold; the waiters close; the
-load without them for the other half. Figures: how long each followed event took from its
-command's acknowledgement to each waiting client of its game (0 when it arrived first), the
-commands with waiters against without, failures, the API processes' memory and Redis
-connections.
+seat's event stream with its token in the header, and the other seat's by stream ticket, or in
+one game of four by long poll); the others wait on tables where nobody comes (the creator's
+stream or long poll, a spectator's). Order of the run: the load without waiters for half its
+time; every waiter opens and is held for `--hold` seconds, with the load run inside that hold;
+the waiters close; the load without them for the other half. Figures: how long each followed
+event took from its command's acknowledgement to each waiting client of its game (0 when it
+arrived first), the commands with waiters against without, failures, the API processes'
+memory and Redis connections.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from service.serve import Child, gunicorn_command
 TIMED_DRIVER = "bench.waiters:make_timed_driver"
 THROUGHPUT_TARGET = 0.8
 DELIVERY_P99_TARGET_MS = 100.0
+POLLING_FOLLOWERS = 4  # one followed game in 4 has a seat following by long poll, not stream
 SETTLE_SECONDS = 2.0  # after every waiter opened, before the load starts
 ACKS: list[tuple[str, int, float]] = []  # (game, version after the command, acknowledged at)
 
@@ -197,7 +198,8 @@ def crowd_of(
     side: bench_api.Side, base: str, count: int, following: float, poll_wait: float
 ) -> list[Waiter]:
     """The waiters: two per game the drivers will play, in play order, for the `following`
-    share; two per table where nobody comes for the rest (tables opened here)."""
+    share (both seats by stream, or one in POLLING_FOLLOWERS games the second by long poll);
+    two per table where nobody comes for the rest (tables opened here)."""
     followers = min(int(count * following) // 2 * 2, count)
     played: list[tuple[str, dict[int, str], int]] = []
     per_driver = [call.games() for call in side.calls if isinstance(call, TimedGameDriver)]
@@ -207,7 +209,7 @@ def crowd_of(
     for number, (game_id, tokens, version) in enumerate(played[: followers // 2]):
         stream = f"/games/{game_id}/stream?after={version}"
         crowd.append(Waiter(STREAM, game_id, stream, tokens[0], version))
-        if number % 2:
+        if number % POLLING_FOLLOWERS:
             ticket = _ticket_path(base, game_id, tokens[1], version)
             crowd.append(Waiter(STREAM, game_id, ticket, None, version))
         else:

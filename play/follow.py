@@ -22,6 +22,11 @@ class Follower:
         self.limit = limit  # the most events one batch holds (None: no limit)
         self._read = True  # the stream must be read: what came before the watch began
 
+    def caught_up(self) -> None:
+        """Nothing follows `after` in the stream as read since the watch began: the first batch
+        needs no read of its own."""
+        self._read = False
+
     @property
     def closed(self) -> bool:
         """The hub is closing (the process stops): stop following."""

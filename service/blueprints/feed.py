@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from flask import Response, jsonify
@@ -32,15 +33,18 @@ class Feed(MethodView):
         """Events after version `after` (a seat: its own view of them; no token: public ones;
         the seats and the auditor, once the game is over: all). With `wait`, block up to that
         many seconds until something happens."""
-        loaded, table = find_game(game_id)
-        who = audience(table)
         ctx = context()
         after, limit = min(query["after"], LAST_VERSION), query["limit"]
-        if query["wait"] > 0 and loaded.version <= after:
-            with follow(ctx, game_id, after, limit) as follower:  # waits on the append hub
-                stored = follower.next(query["wait"])
-        else:
-            stored = ctx.games.store.read(game_id, after + 1, after + limit)
+        waits = query["wait"] > 0
+        # A long poll watches the game before it loads it: what the load missed is heard.
+        with follow(ctx, game_id, after, limit) if waits else nullcontext() as follower:
+            loaded, table = find_game(game_id)
+            who = audience(table)
+            if follower is not None and loaded.version <= after:
+                follower.caught_up()
+                stored = follower.next(query["wait"])  # waits on the append hub
+            else:
+                stored = ctx.games.store.read(game_id, after + 1, after + limit)
         events = [event_json(ctx.games.vocabulary, item, who) for item in stored]
         head = max(loaded.version, stored[-1].version if stored else 0)
         response = jsonify({"version": head, "events": events})
