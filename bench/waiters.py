@@ -47,6 +47,7 @@ THROUGHPUT_TARGET = 0.8
 DELIVERY_P99_TARGET_MS = 100.0
 POLLING_FOLLOWERS = 4  # one followed game in 4 has a seat following by long poll, not stream
 SETTLE_SECONDS = 2.0  # after every waiter opened, before the load starts
+ROUNDS = 4  # of the load with waiters; half as many before them and after
 ACKS: list[tuple[str, int, float]] = []  # (game, version after the command, acknowledged at)
 
 
@@ -150,13 +151,13 @@ def run_waiters_bench(
             base = served.base_url
             without = bench_api.Side(bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, games)
             without.drive(warmup, record=False)
-            without.drive(seconds / 2)
+            drive(without, seconds / 2, ROUNDS // 2)
             clients_before = _connected_clients(redis)
             side = bench_api.Side(bench_api.COMMAND_APP, TIMED_DRIVER, base, games)
             crowd = crowd_of(side, base, waiters, following, poll_wait)
             held = _hold(served, redis, crowd, side, hold=hold, seconds=seconds, warmup=warmup)
             held["redis_connected_clients_before"] = clients_before
-            without.drive(seconds / 2)
+            drive(without, seconds / 2, ROUNDS // 2)
     finally:
         redis.close()
         bench_api._delete_namespace(url, namespace)
@@ -192,6 +193,14 @@ def run_waiters_bench(
         and failures == 0
         and report.opened == waiters,
     }
+
+
+def drive(side: bench_api.Side, seconds: float, rounds: int) -> None:
+    """Run the load for `seconds` in `rounds`, each on new connections: the kernel spreads
+    connections over the workers by their addresses, so a single round may load one worker
+    more than the other for all of its time."""
+    for _ in range(rounds):
+        side.drive(seconds / rounds)
 
 
 def crowd_of(
@@ -273,7 +282,7 @@ def _hold(
         time.sleep(SETTLE_SECONDS)
         idle = _resources(served, redis)
         side.drive(warmup, record=False)
-        side.drive(seconds)
+        drive(side, seconds, ROUNDS)
         loaded = _resources(served, redis)
         time.sleep(max(0.0, held_from + hold - time.monotonic()))
         ours.send("stop")

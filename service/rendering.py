@@ -70,8 +70,12 @@ def view_response(game_id: str, loaded: LoadedGame, who: Audience, status: int =
 
 def event_json(vocabulary: Vocabulary, item: StoredEvent, who: Audience) -> dict[str, Any]:
     """A stored event as `who` may see it, with its version: an item of the feed or the stream."""
-    event = vocabulary.decode(item.event)
-    return {"version": item.version, **redact(event, who.seat, everything=who.everything)}
+    return seen_by(who, item.version, vocabulary.decode(item.event))
+
+
+def seen_by(who: Audience, version: int, event: Any) -> dict[str, Any]:
+    """A (decoded) event as `who` may see it, with its version."""
+    return {"version": version, **redact(event, who.seat, everything=who.everything)}
 
 
 def etag(version: int) -> str:

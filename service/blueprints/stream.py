@@ -15,7 +15,7 @@ from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 
 from events.games import LoadedGame
-from game.table import Table
+from game.table import Table, evolve
 from play.context import Context
 from play.follow import follow
 from service import sse
@@ -26,7 +26,7 @@ from service.deps import context
 from service.errors import ApiError
 from service.lookup import find_game
 from service.ratelimit import rate_limited
-from service.rendering import event_json
+from service.rendering import seen_by
 from service.schemas.streams import StreamQuerySchema, StreamTicketSchema
 
 blp = Blueprint("stream", __name__, url_prefix="/games", description="Event streams")
@@ -153,7 +153,7 @@ def stream_events(
     """The stream's body: events after `after` as they are appended, heartbeats while quiet,
     and an `end` event once the game is over and every event was sent. It ends early when the
     process stops or the stream has lasted LOVELETTER_STREAM_SECONDS (clients resume)."""
-    settings = ctx.settings
+    settings, vocabulary = ctx.settings, ctx.games.vocabulary
     closes_at = time.monotonic() + settings.stream_seconds
     table, head = loaded.table, loaded.version
     yield sse.retry(RETRY_MILLISECONDS)
@@ -171,11 +171,11 @@ def stream_events(
             if not events:
                 yield sse.comment("heartbeat")
                 continue
-            news = [item for item in events if item.version > head]
-            if news:  # the table as of the last event sent, to know when the game is over
-                table, head = ctx.games.fold(table, news), news[-1].version
-            vocabulary = ctx.games.vocabulary
+            decoded = [vocabulary.decode(item.event) for item in events]
+            for item, event in zip(events, decoded, strict=True):
+                if item.version > head:  # the table as of the last event sent: is it over?
+                    table, head = evolve(table, event), item.version
             yield b"".join(
-                sse.message(encode(event_json(vocabulary, item, who)), event_id=item.version)
-                for item in events
+                sse.message(encode(seen_by(who, item.version, event)), event_id=item.version)
+                for item, event in zip(events, decoded, strict=True)
             )
