@@ -1,15 +1,16 @@
 """`loveletter bench waiters`: thousands of idle clients wait on games while `bench api`'s command
 load runs, against the same gunicorn, and the same load runs without them.
 
-Half the waiters (`--following`) follow games the command drivers will play, two per game (a
-seat's event stream with its token in the header, and the other seat's by stream ticket, or in
-one game of four by long poll); the others wait on tables where nobody comes (the creator's
-stream or long poll, a spectator's). Order of the run: the load without waiters for half its
-time; every waiter opens and is held for `--hold` seconds, with the load run inside that hold;
-the waiters close; the load without them for the other half. Figures: how long each followed
-event took from its command's acknowledgement to each waiting client of its game (0 when it
-arrived first), the commands with waiters against without, failures, the API processes'
-memory and Redis connections.
+An eighth of the waiters (`--following`) follow games the command drivers will play, two per
+game (a seat's event stream with its token in the header, and the other seat's by stream ticket,
+or in one game of four by long poll), the followed games spread over all the drivers' games
+(with 2,000 waiters, about one played game in four); the others wait on tables where nobody
+comes (the creator's stream or long poll, a spectator's). Order of the run: the load without
+waiters for half its time; every waiter opens and is held for `--hold` seconds, with the load
+run inside that hold; the waiters close; the load without them for the other half. Figures:
+how long each followed event took from its command's acknowledgement to each waiting client of
+its game (0 when it arrived first), the commands with waiters against without, failures, the
+API processes' memory and Redis connections.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from service.serve import Child, gunicorn_command
 TIMED_DRIVER = "bench.waiters:make_timed_driver"
 THROUGHPUT_TARGET = 0.8
 DELIVERY_P99_TARGET_MS = 100.0
+FOLLOWING = 0.125  # of the waiters: 250 of 2,000 follow about one game in four that is played
 POLLING_FOLLOWERS = 4  # one followed game in 4 has a seat following by long poll, not stream
 SETTLE_SECONDS = 2.0  # after every waiter opened, before the load starts
 ROUNDS = 4  # of the load with waiters; half as many before them and after
@@ -78,7 +80,7 @@ def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--waiters", type=int, default=2000, help="waiting clients")
     parser.add_argument("--hold", type=float, default=60.0, help="seconds the waiters are held")
-    parser.add_argument("--following", type=float, default=0.5,
+    parser.add_argument("--following", type=float, default=FOLLOWING,
                         help="share of waiters following the games being played")  # fmt: skip
     parser.add_argument("--games", type=int, default=16, help="concurrent games of the load")
     parser.add_argument("--seconds", type=float, default=10.0,
@@ -122,7 +124,7 @@ def run_waiters_bench(
     *,
     waiters: int = 2000,
     hold: float = 60.0,
-    following: float = 0.5,
+    following: float = FOLLOWING,
     games: int = 16,
     seconds: float = 10.0,
     warmup: float = 2.0,
@@ -206,16 +208,19 @@ def drive(side: bench_api.Side, seconds: float, rounds: int) -> None:
 def crowd_of(
     side: bench_api.Side, base: str, count: int, following: float, poll_wait: float
 ) -> list[Waiter]:
-    """The waiters: two per game the drivers will play, in play order, for the `following`
-    share (both seats by stream, or one in POLLING_FOLLOWERS games the second by long poll);
-    two per table where nobody comes for the rest (tables opened here)."""
+    """The waiters: two per followed game, for the `following` share (both seats by stream, or
+    in one followed game in POLLING_FOLLOWERS the second by long poll), the followed games
+    spread evenly over the games the drivers will play; two per table where nobody comes for
+    the rest (tables opened here)."""
     followers = min(int(count * following) // 2 * 2, count)
     played: list[tuple[str, dict[int, str], int]] = []
     per_driver = [call.games() for call in side.calls if isinstance(call, TimedGameDriver)]
     for turn in range(max((len(games) for games in per_driver), default=0)):
         played += [games[turn] for games in per_driver if turn < len(games)]
+    step = len(played) / max(followers // 2, 1)  # followed games spread over the play order
+    followed = [played[int(number * step)] for number in range(min(followers // 2, len(played)))]
     crowd: list[Waiter] = []
-    for number, (game_id, tokens, version) in enumerate(played[: followers // 2]):
+    for number, (game_id, tokens, version) in enumerate(followed):
         stream = f"/games/{game_id}/stream?after={version}"
         crowd.append(Waiter(STREAM, game_id, stream, tokens[0], version))
         if number % POLLING_FOLLOWERS:
