@@ -287,8 +287,12 @@ def _hold(
         time.sleep(SETTLE_SECONDS)
         idle = _resources(served, redis)
         side.drive(warmup, record=False)
+        processes = served.processes()
+        cpu_before = [_cpu_seconds(pid) for pid in processes]
         drive(side, seconds, ROUNDS)
+        used = [_cpu_seconds(pid) - was for pid, was in zip(processes, cpu_before, strict=True)]
         loaded = _resources(served, redis)
+        loaded["api_cpu_seconds"] = [round(seconds, 1) for seconds in used]
         time.sleep(max(0.0, held_from + hold - time.monotonic()))
         ours.send("stop")
         _, report = ours.recv()
@@ -383,6 +387,15 @@ def _connected_clients(client: RedisClient) -> int:
     """Redis's `connected_clients` (every client of the server, other programs' included)."""
     info: Any = client.info("clients")
     return int(info["connected_clients"])
+
+
+def _cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far, user and system (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _rss(pid: int) -> int:
