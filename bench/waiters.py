@@ -154,11 +154,11 @@ def run_waiters_bench(
             without = bench_api.Side(bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, games)
             without.drive(warmup, record=False)
             drive(without, seconds / 2, ROUNDS // 2)
-            clients_before = _connected_clients(redis)
+            before = _resources(served, redis)
             side = bench_api.Side(bench_api.COMMAND_APP, TIMED_DRIVER, base, games)
             crowd = crowd_of(side, base, waiters, following, poll_wait)
             held = _hold(served, redis, crowd, side, hold=hold, seconds=seconds, warmup=warmup)
-            held["redis_connected_clients_before"] = clients_before
+            held["before_waiters"] = before
             drive(without, seconds / 2, ROUNDS // 2)
     finally:
         redis.close()
