@@ -31,7 +31,7 @@ from typing import Any
 from events.connection import connect, redis_url
 from service.cli.help import add_command
 from service.cli.progress import Advance, no_progress, progress
-from service.gunicorn_conf import DEFAULT_THREADS, default_workers
+from service.gunicorn_conf import DEFAULT_THREADS, default_workers, worker_class
 from service.serve import Child, gunicorn_command
 
 DriverFactory = Callable[[str], Callable[[], object]]
@@ -158,7 +158,7 @@ def run_api_bench(
         "games": games,
         "seconds": seconds,
         "rounds": rounds,
-        "gunicorn": {"worker_class": "gthread", "workers": workers, "threads": threads},
+        "gunicorn": {"worker_class": worker_class, "workers": workers, "threads": threads},
         "bare": asdict(bare_figures),
         "commands": asdict(command_figures),
         "throughput_ratio": round(throughput_ratio, 3),
@@ -251,7 +251,7 @@ def table(result: Mapping[str, Any]) -> str:
         f"API benchmark: {result['games']} concurrent games, {result['seconds']} s per side"
         f" in {result['rounds']} alternating rounds,"
         f" gunicorn {gunicorn['workers']} {gunicorn['worker_class']} workers"
-        f" x {gunicorn['threads']} threads",
+        + (f" x {gunicorn['threads']} threads" if gunicorn["worker_class"] == "gthread" else ""),
         f"  {'side':<10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}{'untimed':>9}"
         "  app / driver",
     ]

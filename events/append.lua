@@ -3,10 +3,12 @@
 -- ARGV[1] expected version; ARGV[2] idempotency TTL (s); ARGV[3] request fingerprint;
 -- ARGV[4] game id; ARGV[5] when a sweep should step in after this append ('' = nothing due);
 -- ARGV[6] meta JSON ('' = none); ARGV[7] this append's stamp; ARGV[8] the stamp expected on
--- the entry at the expected version ('' = not checked); ARGV[9..] event JSON, one per event.
+-- the entry at the expected version ('' = not checked); ARGV[9] the channel that hears of
+-- appends ('' = none); ARGV[10..] event JSON, one per event.
 -- Entry ids are '<version>-0': the version is the 1-based position in the stream. The last
 -- entry of an append carries its stamp (field n), a random mark: after a failover that lost
 -- writes, a version can come back with other events, and only the stamp tells them apart.
+-- An append is published on the channel as '<game id>\n<first version>\n<event JSON>\n...'.
 -- Returns {status, first version, last version, current version}; status is ok, duplicate
 -- (the key's first append, same fingerprint), key-reused (another fingerprint) or conflict.
 
@@ -46,10 +48,10 @@ if ARGV[8] ~= '' and current > 0 then
 end
 
 local first = current + 1
-for i = 9, #ARGV do
+for i = 10, #ARGV do
   current = current + 1
   local fields = {'e', ARGV[i]}
-  if i == 9 and ARGV[6] ~= '' then
+  if i == 10 and ARGV[6] ~= '' then
     table.insert(fields, 'm')
     table.insert(fields, ARGV[6])
   end
@@ -67,6 +69,10 @@ end
 redis.call('ZREM', KEYS[2], ARGV[4] .. '@' .. ARGV[1])
 if ARGV[5] ~= '' then
   redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4] .. '@' .. current)
+end
+
+if ARGV[9] ~= '' then
+  redis.call('PUBLISH', ARGV[9], ARGV[4] .. '\n' .. first .. '\n' .. table.concat(ARGV, '\n', 10))
 end
 
 return {'ok', first, current, current}

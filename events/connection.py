@@ -1,5 +1,8 @@
 """The one place that decides which Redis we talk to and builds the client.
 
+A client opens at most MAX_CONNECTIONS connections (per node of a cluster) and lends them out
+one call at a time.
+
 Clients use decode_responses=False (bytes in, bytes out): RQ requires it, and the store decodes
 its JSON itself. A call waits at most COMMAND_TIMEOUT_SECONDS for Redis's answer, so a dead
 server is noticed; a blocking call (XREAD BLOCK, BLPOP...) waits that long beyond its own block,
@@ -24,6 +27,10 @@ from events.redis_server import EmbeddedRedis
 RedisClient = redis.Redis | RedisCluster
 CLUSTER_SCHEME = "redis+cluster://"
 COMMAND_TIMEOUT_SECONDS = 5.0  # the longest wait for an answer, beyond a blocking call's block
+# The most connections a client opens (to each node of a cluster); past it, a call waits up to
+# COMMAND_TIMEOUT_SECONDS for one to be free. Thousands of clients waiting on one API process
+# (greenlets under gevent) thus never open thousands of Redis connections.
+MAX_CONNECTIONS = 64
 
 _embedded: EmbeddedRedis | None = None
 _lock = threading.Lock()
@@ -97,16 +104,24 @@ def _running_elsewhere(folder: Path) -> str | None:
 def connect(url: str | None = None) -> RedisClient:
     """A client for url (default: redis_url()); a RedisCluster for redis+cluster:// URLs."""
     url = url or redis_url()
-    timeouts = {
+    options: dict[str, Any] = {
         "socket_timeout": COMMAND_TIMEOUT_SECONDS,
         "socket_connect_timeout": COMMAND_TIMEOUT_SECONDS,
+        "max_connections": MAX_CONNECTIONS,
+        "timeout": COMMAND_TIMEOUT_SECONDS,  # the longest wait for a free connection
     }
     if url.startswith(CLUSTER_SCHEME):
         return RedisCluster.from_url(
-            "redis://" + url[len(CLUSTER_SCHEME) :], connection_class=Connection, **timeouts
+            "redis://" + url[len(CLUSTER_SCHEME) :],
+            connection_class=Connection,
+            connection_pool_class=redis.BlockingConnectionPool,
+            **options,
         )
     plain = parse_url(url).get("connection_class", redis.Connection)
-    return redis.Redis.from_url(url, connection_class=WAITING[plain], **timeouts)
+    pool = redis.BlockingConnectionPool.from_url(url, connection_class=WAITING[plain], **options)
+    client = redis.Redis(connection_pool=pool)
+    client.auto_close_connection_pool = True  # close() closes its connections, as from_url's
+    return client
 
 
 def block_seconds(command: Sequence[Any]) -> float | None:

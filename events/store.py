@@ -31,6 +31,11 @@ def game_key(namespace: str, game_id: str, suffix: str) -> str:
     return f"{namespace}:{{{game_id}}}:{suffix}"
 
 
+def appends_channel(namespace: str) -> str:
+    """The pub/sub channel on which every append of the namespace is published (see hub.py)."""
+    return f"{namespace}:appends"
+
+
 def to_json(value: Mapping[str, Any]) -> str:
     """Compact, key-sorted JSON in UTF-8: the form stored in the stream.
 
@@ -166,6 +171,7 @@ class EventStore:
             "" if meta is None else to_json(meta),
             stamp,
             expected_stamp or "",
+            appends_channel(self.namespace),
             *(to_json(event) for event in events),
         ]
         replicated = True

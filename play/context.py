@@ -1,17 +1,21 @@
-"""What the use cases work with: the games, this process's head cache, the job queue, settings."""
+"""What the use cases work with: the games, this process's head cache and append hub, the job
+queue, settings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from rq import Queue
 
 from events.archive import DirectoryArchive
 from events.connection import RedisClient, connect
 from events.games import GameRepository
+from events.hub import AppendHub
 from events.index import GameIndex
 from events.snapshots import SnapshotStore
 from events.store import EventStore
+from events.tickets import StreamTickets
 from game.table import STATUSES
 from play.heads import HeadCache
 from play.settings import Settings
@@ -25,6 +29,20 @@ class Context:
     heads: HeadCache
     queue: Queue
     settings: Settings
+
+    @cached_property
+    def hub(self) -> AppendHub:
+        """This process's listener for appends, which wakes waiting clients (it starts with the
+        first one)."""
+        store = self.games.store
+        return AppendHub(store.redis, store.namespace)
+
+    @cached_property
+    def tickets(self) -> StreamTickets:
+        """The games' stream tickets."""
+        store = self.games.store
+        seconds = self.settings.stream_ticket_seconds
+        return StreamTickets(store.redis, namespace=store.namespace, seconds=seconds)
 
     @classmethod
     def on(

@@ -25,6 +25,9 @@
 | `LOVELETTER_ARCHIVE_DIR` | unset (no archive) | folder of finished games that left Redis |
 | `LOVELETTER_ARCHIVE_AFTER_SECONDS` | `3600` | how long a game is over before it is archived |
 | `LOVELETTER_ARCHIVE_EVERY_SECONDS` | `600` | how often a worker archives (one worker at a time) |
+| `LOVELETTER_STREAM_HEARTBEAT_SECONDS` | `15` | a quiet event stream sends a comment this often |
+| `LOVELETTER_STREAM_SECONDS` | `3600` | an event stream closes after this long (clients resume) |
+| `LOVELETTER_STREAM_TICKET_SECONDS` | `60` | how long a stream ticket opens its seat's stream |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -79,6 +82,9 @@ class Settings:
     archive_dir: str | None = None
     archive_after_seconds: int = 3600  # see docs/capacity.md: finished games add up fast
     archive_every_seconds: int = 600
+    stream_heartbeat_seconds: float = 15.0
+    stream_seconds: float = 3600.0
+    stream_ticket_seconds: int = 60
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -124,6 +130,13 @@ class Settings:
             archive_every_seconds=_positive(
                 get("ARCHIVE_EVERY_SECONDS"), default.archive_every_seconds
             ),
+            stream_heartbeat_seconds=_seconds(
+                get("STREAM_HEARTBEAT_SECONDS"), default.stream_heartbeat_seconds
+            ),
+            stream_seconds=_seconds(get("STREAM_SECONDS"), default.stream_seconds),
+            stream_ticket_seconds=_positive(
+                get("STREAM_TICKET_SECONDS"), default.stream_ticket_seconds
+            ),
         )
 
 
@@ -158,6 +171,16 @@ def _limit(value: str | Limit | None, default: Limit | None) -> Limit | None:
 def _switch(value: Any) -> bool:
     """On for `1`, `true`, `yes` or `on` (any case); off when unset or anything else."""
     return str(value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _seconds(value: Any, default: float) -> float:
+    """A positive number of seconds (fractions allowed)."""
+    if value is None or value == "":
+        return default
+    seconds = float(value)
+    if not seconds > 0:
+        raise ValueError(f"expected a positive number of seconds, got {value!r}")
+    return seconds
 
 
 def _positive(value: Any, default: int, *, allow_zero: bool = False) -> int:

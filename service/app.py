@@ -43,6 +43,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.commands",
     "service.blueprints.feed",
     "service.blueprints.editions",
+    "service.blueprints.stream",
 )
 
 API_TITLE = "Love Letter"

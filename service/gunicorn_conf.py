@@ -1,21 +1,28 @@
 """gunicorn settings shared by `loveletter serve`, `loveletter bench api` and the Docker image.
 
-gthread workers: each worker process answers several requests at once on threads, so long
-polls don't block other clients. LOVELETTER_WORKERS / LOVELETTER_THREADS override the defaults;
-command-line flags override this file.
+gevent workers: each worker process answers its clients on greenlets, so a client waiting on a
+long poll or an event stream costs a greenlet and a socket, not a thread (the append hub, one
+per process, wakes it; see events/hub.py). LOVELETTER_WORKER_CLASS=gthread brings back threads
+(LOVELETTER_THREADS per worker). LOVELETTER_WORKERS and LOVELETTER_WORKER_CONNECTIONS override
+the defaults; command-line flags override this file.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import resource
 import shutil
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from play import logs
 
 DEFAULT_THREADS = 8
+DEFAULT_WORKER_CLASS = "gevent"
+DEFAULT_WORKER_CONNECTIONS = 10_000  # clients one gevent worker serves at once
 
 
 def default_workers() -> int:
@@ -23,10 +30,13 @@ def default_workers() -> int:
     return max(2, os.cpu_count() or 1)
 
 
-worker_class = "gthread"
+worker_class = os.environ.get("LOVELETTER_WORKER_CLASS") or DEFAULT_WORKER_CLASS
 workers = int(os.environ.get("LOVELETTER_WORKERS") or default_workers())
-threads = int(os.environ.get("LOVELETTER_THREADS") or DEFAULT_THREADS)
-timeout = 60  # gthread: a worker's heartbeat, not a request's length
+threads = int(os.environ.get("LOVELETTER_THREADS") or DEFAULT_THREADS)  # gthread only
+worker_connections = int(
+    os.environ.get("LOVELETTER_WORKER_CONNECTIONS") or DEFAULT_WORKER_CONNECTIONS
+)
+timeout = 60  # a worker's heartbeat, not a request's length
 graceful_timeout = 10
 keepalive = 5
 reuse_port = True  # each worker listens itself; the kernel spreads connections evenly
@@ -36,8 +46,24 @@ logconfig_dict = logs.logging_config()  # structured lines; gunicorn's own from 
 accesslog = None  # the app logs each request itself, with its game and seat (service.requestlog)
 
 
+def raise_open_files_limit() -> int:
+    """Raise this process's open-files limit to its hard limit (every waiting client is a
+    socket); the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        wanted = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
 def on_starting(server: Any) -> None:
-    """Start with an empty Prometheus multiprocess folder (stale files would add up)."""
+    """Raise the open-files limit (the workers inherit it); start with an empty Prometheus
+    multiprocess folder (stale files would add up)."""
+    raise_open_files_limit()
     folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
@@ -46,8 +72,20 @@ def on_starting(server: Any) -> None:
 
 def post_worker_init(worker: Any) -> None:
     """Leave the loaded app's objects out of garbage collection: they live as long as the
-    worker, and each full collection would walk them all again."""
+    worker, and each full collection would walk them all again. Watch for the worker's stop."""
     gc.freeze()
+    threading.Thread(target=_close_hub_on_stop, args=(worker,), daemon=True).start()
+
+
+def _close_hub_on_stop(worker: Any) -> None:
+    """Once the worker is told to stop, end its streams and long polls at once (their clients
+    resume elsewhere) rather than holding the stop up for graceful_timeout."""
+    while worker.alive:
+        time.sleep(0.5)
+    from service.deps import EXTENSION, services
+
+    if EXTENSION in getattr(worker.wsgi, "extensions", {}):  # not the benchmark's bare app
+        services(worker.wsgi).context.hub.close()
 
 
 def child_exit(server: Any, worker: Any) -> None:

@@ -1,5 +1,5 @@
 """Games as the API answers them: the table's public description, an audience's view with its
-legal commands, and the version as ETag."""
+legal commands, its events, and the version as ETag."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Any
 from flask import Response, jsonify, request
 
 from events.games import LoadedGame
+from events.store import StoredEvent
+from events.vocabulary import Vocabulary
 from game.legal import legal_commands
-from game.views import view
+from game.views import redact, view
 from service.auth import Audience
 from service.schemas.commands import wire_command
 
@@ -64,6 +66,16 @@ def view_response(game_id: str, loaded: LoadedGame, who: Audience, status: int =
     response.status_code = status
     response.headers["Vary"] = "Authorization"
     return with_etag(response, loaded.version)
+
+
+def event_json(vocabulary: Vocabulary, item: StoredEvent, who: Audience) -> dict[str, Any]:
+    """A stored event as `who` may see it, with its version: an item of the feed or the stream."""
+    return seen_by(who, item.version, vocabulary.decode(item.event))
+
+
+def seen_by(who: Audience, version: int, event: Any) -> dict[str, Any]:
+    """A (decoded) event as `who` may see it, with its version."""
+    return {"version": version, **redact(event, who.seat, everything=who.everything)}
 
 
 def etag(version: int) -> str:

@@ -30,7 +30,7 @@ from rq import Queue, Worker
 
 from events import connection
 from play.settings import QUEUE_NAME
-from service.gunicorn_conf import DEFAULT_THREADS, default_workers
+from service.gunicorn_conf import DEFAULT_THREADS, default_workers, worker_class
 
 WSGI_APP = "service.wsgi:app"
 READY_TIMEOUT_SECONDS = 30.0
@@ -56,7 +56,8 @@ class ServeOptions:
 
 
 def gunicorn_command(app: str, host: str, port: int, workers: int, threads: int) -> list[str]:
-    """The gunicorn command line (gthread workers, our config file) for a WSGI app path."""
+    """The gunicorn command line (our config file: gevent workers) for a WSGI app path;
+    `threads` counts only for gthread workers (LOVELETTER_WORKER_CLASS=gthread)."""
     return [
         sys.executable, "-m", "gunicorn", app,
         "--config", "python:service.gunicorn_conf",
@@ -295,7 +296,7 @@ def banner(base: str, redis_url: str, options: ServeOptions) -> str:
             f"  docs            {base}/docs   (ReDoc: {base}/redoc, OpenAPI: {base}/openapi.json)",
             f"  health          {base}/healthz   metrics: {base}/metrics",
             f"  redis           {redis_url}",
-            f"  processes       gunicorn {options.workers}x{options.threads} threads,"
+            f"  processes       gunicorn {options.workers} {worker_class} workers,"
             f" {options.rq_workers} rq worker(s) on queue '{QUEUE_NAME}'",
             f"try:  curl -s {base}/healthz",
             "Ctrl-C stops everything.",

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from flask import Response, jsonify
 from flask.views import MethodView
 
-from game.views import redact
+from play.follow import follow
 from service import examples
 from service.apidoc import operation, problems
 from service.auth import audience
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.lookup import find_game
-from service.rendering import with_etag
+from service.rendering import event_json, with_etag
 from service.schemas.games import FeedQuerySchema, FeedSchema
 
 blp = Blueprint("feed", __name__, url_prefix="/games", description="Event feeds")
@@ -34,19 +35,19 @@ class Feed(MethodView):
         """Events after version `after` (a seat: its own view of them; no token: public ones;
         the seats and the auditor, once the game is over: all). With `wait`, block up to that
         many seconds until something happens."""
-        loaded, table = find_game(game_id)
-        who = audience(table)
-        repository = context().games
-        after = min(query["after"], LAST_VERSION)
-        if query["wait"] > 0 and loaded.version <= after:
-            repository.store.follow(game_id, after, query["wait"])
-        stored = repository.read(game_id, after + 1, after + query["limit"])
-        events = [
-            {"version": item.version, **redact(
-                repository.vocabulary.decode(item.event), who.seat, everything=who.everything
-            )}
-            for item in stored
-        ]  # fmt: skip
+        ctx = context()
+        after, limit = min(query["after"], LAST_VERSION), query["limit"]
+        waits = query["wait"] > 0
+        # A long poll watches the game before it loads it: what the load missed is heard.
+        with follow(ctx, game_id, after, limit) if waits else nullcontext() as follower:
+            loaded, table = find_game(game_id)
+            who = audience(table)
+            if follower is not None and loaded.version <= after:
+                follower.caught_up()
+                stored = follower.next(query["wait"])  # waits on the append hub
+            else:
+                stored = ctx.games.read(game_id, after + 1, after + limit)  # or the archive
+        events = [event_json(ctx.games.vocabulary, item, who) for item in stored]
         head = max(loaded.version, stored[-1].version if stored else 0)
         response = jsonify({"version": head, "events": events})
         response.headers["Vary"] = "Authorization"

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", type=int, default=defaults.workers,
                         help="gunicorn worker processes")  # fmt: skip
     parser.add_argument("--threads", type=int, default=defaults.threads,
-                        help="threads per gunicorn worker")  # fmt: skip
+                        help="threads per gthread worker")  # fmt: skip
     parser.add_argument("--rq-workers", type=int, default=defaults.rq_workers,
                         help="RQ worker processes")  # fmt: skip
     parser.add_argument("--verbose", action="store_true",

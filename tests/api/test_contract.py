@@ -34,6 +34,7 @@ def test_every_operation_conforms(make_app: Callable[..., Flask], mode: Generati
             "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
             "LOVELETTER_RATE_LIMIT_SEAT": "off",
             "LOVELETTER_MAX_BODY_BYTES": str(2**24),
+            "LOVELETTER_STREAM_SECONDS": "0.05",  # an event stream ends after this long
         },
         extra_blueprints=[probe.make_blueprint()],
     )

@@ -176,6 +176,7 @@ def test_operations_on_real_games_conform(
             "LOVELETTER_AUDITOR_TOKEN": AUDITOR,
             "LOVELETTER_MAX_BODY_BYTES": str(2**24),  # a huge generated body: 413 is not checked
             "LOVELETTER_SEEDED_GAMES": "1",  # the tables are dealt from a seed of the test's
+            "LOVELETTER_STREAM_SECONDS": "0.05",  # an event stream ends after this long
         }
     )
     schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
@@ -192,10 +193,11 @@ def test_operations_on_real_games_conform(
             continue  # nothing left to make invalid once the game is real
         name = f"{operation.method.upper()} {operation.path}"
         statuses[name] = fuzz(operation, mode, app.test_client(), checks)
-    assert len(statuses) == (10 if mode is POSITIVE else 9), statuses  # 9: with the token
+    assert len(statuses) == (12 if mode is POSITIVE else 10), statuses  # 10: with the token
     if mode is POSITIVE:  # the real games were reached, not only refused at the door
         assert statuses["GET /games/{game_id}/events"][200], statuses
         assert statuses["GET /games/{game_id}/versions/{version}"][200], statuses
+        assert statuses["GET /games/{game_id}/stream"][200], statuses
         commands = statuses[f"POST {COMMANDS}"]
         assert commands[200] + commands[422], statuses
 

@@ -1,0 +1,491 @@
+"""`loveletter bench waiters`: thousands of idle clients wait on games while `bench api`'s command
+load runs, against the same gunicorn, and the same load runs without them.
+
+An eighth of the waiters (`--following`) follow games the command drivers will play, two per
+game (a seat's event stream with its token in the header, and the other seat's by stream ticket,
+or in one game of four by long poll), the followed games spread over all the drivers' games
+(with 2,000 waiters, about one played game in four); the others wait on tables where nobody
+comes (the creator's stream or long poll, a spectator's). Order of the run: the load without
+waiters for half its time; every waiter opens and is held for `--hold` seconds, with the load
+run inside that hold; the waiters close; the load without them for the other half. Figures:
+how long each followed event took from its command's acknowledgement to each waiting client of
+its game (0 when it arrived first), the commands with waiters against without, failures, the
+API processes' memory and Redis connections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import multiprocessing
+import os
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from bench import api as bench_api
+from bench.client import JsonClient
+from bench.crowd import POLL, STREAM, Report, Waiter, describe, run_crowd
+from bench.games import GameDriver
+from events.connection import RedisClient, connect, redis_url
+from service.gunicorn_conf import (
+    DEFAULT_WORKER_CLASS,
+    default_workers,
+    raise_open_files_limit,
+)
+from service.serve import Child, gunicorn_command
+
+TIMED_DRIVER = "bench.waiters:make_timed_driver"
+THROUGHPUT_TARGET = 0.8
+DELIVERY_P99_TARGET_MS = 100.0
+FOLLOWING = 0.125  # of the waiters: 250 of 2,000 follow about one game in four that is played
+POLLING_FOLLOWERS = 4  # one followed game in 4 has a seat following by long poll, not stream
+SETTLE_SECONDS = 2.0  # after every waiter opened, before the load starts
+ROUNDS = 4  # of the load with waiters; half as many before them and after
+ACKS: list[tuple[str, int, float]] = []  # (game, version after the command, acknowledged at)
+
+
+class TimedGameDriver(GameDriver):
+    """bench api's game driver, noting when each command was acknowledged."""
+
+    def __call__(self) -> None:
+        super().__call__()
+        ACKS.append((self.game_id, self.version, time.monotonic()))
+
+    def games(self) -> list[tuple[str, dict[int, str], int]]:
+        """(game, tokens, version) of the game being played and those set up, in play order."""
+        ready = [(game.game_id, game.tokens, game.version) for game in reversed(self.ready)]
+        return [(self.game_id, self.tokens, self.version), *ready]
+
+
+def make_timed_driver(base_url: str) -> TimedGameDriver:
+    """One simulated client whose acknowledgements are noted (its first game begun)."""
+    driver = TimedGameDriver(base_url)
+    driver.prepare()
+    return driver
+
+
+def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
+    """Add `waiters` to the `bench` group."""
+    parser = bench_subparsers.add_parser(
+        "waiters", help="idle waiting clients (streams, long polls) beside the command load"
+    )
+    parser.add_argument("--waiters", type=int, default=2000, help="waiting clients")
+    parser.add_argument("--hold", type=float, default=60.0, help="seconds the waiters are held")
+    parser.add_argument("--following", type=float, default=FOLLOWING,
+                        help="share of waiters following the games being played")  # fmt: skip
+    parser.add_argument("--games", type=int, default=16, help="concurrent games of the load")
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help="seconds of load with waiters (as many without)")  # fmt: skip
+    parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds per side")
+    parser.add_argument("--workers", type=int, default=default_workers(), help="gunicorn workers")
+    parser.add_argument("--poll-wait", type=float, default=30.0, help="a long poll's wait")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark and print its figures."""
+    result = run_waiters_bench(
+        waiters=args.waiters,
+        hold=args.hold,
+        following=args.following,
+        games=args.games,
+        seconds=args.seconds,
+        warmup=args.warmup,
+        workers=args.workers,
+        poll_wait=args.poll_wait,
+    )
+    print(json.dumps(result) if args.json else table(result))
+    return 0
+
+
+@dataclass(frozen=True)
+class Served:
+    """The API under gunicorn: its base URL and its master process."""
+
+    base_url: str
+    child: Child
+
+    def processes(self) -> list[int]:
+        """The API processes: gunicorn's workers (the master serves no request)."""
+        return _children(self.child.process.pid)
+
+
+def run_waiters_bench(
+    *,
+    waiters: int = 2000,
+    hold: float = 60.0,
+    following: float = FOLLOWING,
+    games: int = 16,
+    seconds: float = 10.0,
+    warmup: float = 2.0,
+    workers: int | None = None,
+    poll_wait: float = 30.0,
+) -> dict[str, Any]:
+    """Measure the command load without waiters, with them, and without again; the figures."""
+    if waiters < 0 or games < 1 or seconds <= 0 or not 0 <= following <= 1:
+        raise ValueError("waiters >= 0, games >= 1, seconds > 0 and 0 <= following <= 1")
+    open_files = raise_open_files_limit()
+    workers = workers or default_workers()
+    url = redis_url()
+    namespace = f"bench-waiters-{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "LOVELETTER_NAMESPACE": namespace,
+        "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
+        "LOVELETTER_RATE_LIMIT_SEAT": bench_api.SEAT_LIMIT,
+        "LOVELETTER_SEEDED_GAMES": "1",
+    }
+    redis = connect(url)
+    ACKS.clear()
+    try:
+        with _server(env, workers) as served:
+            base = served.base_url
+            without = bench_api.Side(bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, games)
+            without.drive(warmup, record=False)
+            drive(without, seconds / 2, ROUNDS // 2)
+            before = _resources(served, redis)
+            side = bench_api.Side(bench_api.COMMAND_APP, TIMED_DRIVER, base, games)
+            crowd = crowd_of(side, base, waiters, following, poll_wait)
+            held = _hold(served, redis, crowd, side, hold=hold, seconds=seconds, warmup=warmup)
+            held["before_waiters"] = before
+            drive(without, seconds / 2, ROUNDS // 2)
+    finally:
+        redis.close()
+        bench_api._delete_namespace(url, namespace)
+    report: Report = held.pop("report")
+    plain, loaded = without.figures(), side.figures()
+    ratio = loaded.requests_per_second / max(plain.requests_per_second, 1e-9)
+    delivery = deliveries(report, crowd)
+    failures = len(report.errors) + report.dropped + plain.errors + loaded.errors
+    return {
+        "benchmark": "waiters",
+        "waiters": waiters,
+        "hold_seconds": hold,
+        "following_share": following,
+        "games": games,
+        "seconds": seconds,
+        "open_files_limit": open_files,
+        "gunicorn": {"worker_class": DEFAULT_WORKER_CLASS, "workers": workers},
+        "without_waiters": asdict(plain),
+        "with_waiters": asdict(loaded),
+        "throughput_ratio": round(ratio, 3),
+        "p99_ratio": round(loaded.p99_ms / max(plain.p99_ms, 1e-9), 3),
+        "delivery": delivery,
+        "crowd": describe(report),
+        "error_samples": report.errors[:5],
+        **held,
+        "targets": {
+            "throughput_ratio": THROUGHPUT_TARGET,
+            "delivery_p99_ms": DELIVERY_P99_TARGET_MS,
+            "errors": 0,
+        },
+        "meets_targets": ratio >= THROUGHPUT_TARGET
+        and delivery["p99_ms"] <= DELIVERY_P99_TARGET_MS
+        and failures == 0
+        and report.opened == waiters,
+    }
+
+
+def drive(side: bench_api.Side, seconds: float, rounds: int) -> None:
+    """Run the load for `seconds` in `rounds`, each on new connections: the kernel spreads
+    connections over the workers by their addresses, so a single round may load one worker
+    more than the other for all of its time."""
+    for _ in range(rounds):
+        side.drive(seconds / rounds)
+
+
+def crowd_of(
+    side: bench_api.Side, base: str, count: int, following: float, poll_wait: float
+) -> list[Waiter]:
+    """The waiters: two per followed game, for the `following` share (both seats by stream, or
+    in one followed game in POLLING_FOLLOWERS the second by long poll), the followed games
+    spread evenly over the games the drivers will play; two per table where nobody comes for
+    the rest (tables opened here)."""
+    followers = min(int(count * following) // 2 * 2, count)
+    played: list[tuple[str, dict[int, str], int]] = []
+    per_driver = [call.games() for call in side.calls if isinstance(call, TimedGameDriver)]
+    for turn in range(max((len(games) for games in per_driver), default=0)):
+        played += [games[turn] for games in per_driver if turn < len(games)]
+    step = len(played) / max(followers // 2, 1)  # followed games spread over the play order
+    followed = [played[int(number * step)] for number in range(min(followers // 2, len(played)))]
+    crowd: list[Waiter] = []
+    for number, (game_id, tokens, version) in enumerate(followed):
+        stream = f"/games/{game_id}/stream?after={version}"
+        crowd.append(Waiter(STREAM, game_id, stream, tokens[0], version))
+        if number % POLLING_FOLLOWERS:
+            ticket = _ticket_path(base, game_id, tokens[1], version)
+            crowd.append(Waiter(STREAM, game_id, ticket, None, version))
+        else:
+            feed = f"/games/{game_id}/events"
+            crowd.append(Waiter(POLL, game_id, feed, tokens[1], version, poll_wait))
+    client = JsonClient(base)
+    while len(crowd) < count:
+        status, created = client.post(
+            "/games", {"edition": "2019", "seats": ["human", "human"], "name": "host"}
+        )
+        if status != 201:
+            raise RuntimeError(f"create answered {status}: {created}")
+        game_id, token = created["game"]["id"], created["token"]
+        version = created["game"]["version"]
+        stream, feed = f"/games/{game_id}/stream?after={version}", f"/games/{game_id}/events"
+        if len(crowd) // 2 % 2:  # the host's stream and a spectator's long poll
+            crowd.append(Waiter(STREAM, game_id, stream, token, version))
+            crowd.append(Waiter(POLL, game_id, feed, None, version, poll_wait))
+        else:  # the host's long poll and a spectator's stream
+            crowd.append(Waiter(POLL, game_id, feed, token, version, poll_wait))
+            crowd.append(Waiter(STREAM, game_id, stream, None, version))
+    client.close()
+    return crowd[:count]
+
+
+def _ticket_path(base: str, game_id: str, token: str, version: int) -> str:
+    """The stream's path with a fresh ticket of the seat, resuming after `version`."""
+    client = JsonClient(base)
+    status, answer = client.post(
+        f"/games/{game_id}/stream-tickets", None, {"Authorization": f"Bearer {token}"}
+    )
+    client.close()
+    if status != 201:
+        raise RuntimeError(f"stream ticket answered {status}: {answer}")
+    return f"{answer['url']}&after={version}"
+
+
+def _hold(
+    served: Served,
+    redis: RedisClient,
+    crowd: list[Waiter],
+    side: bench_api.Side,
+    *,
+    hold: float,
+    seconds: float,
+    warmup: float,
+) -> dict[str, Any]:
+    """Open the crowd in its own process, run the load inside the hold, close it; figures."""
+    parts = urlsplit(served.base_url)
+    spawn = multiprocessing.get_context("spawn")
+    ours, theirs = spawn.Pipe()
+    process = spawn.Process(
+        target=run_crowd, args=(theirs, parts.hostname, parts.port, crowd), daemon=True
+    )
+    process.start()
+    try:
+        started = time.monotonic()
+        _, _, errors = ours.recv()
+        open_seconds = time.monotonic() - started
+        held_from = time.monotonic()
+        time.sleep(SETTLE_SECONDS)
+        idle = _resources(served, redis)
+        side.drive(warmup, record=False)
+        processes = served.processes()
+        cpu_before = [_cpu_seconds(pid) for pid in processes]
+        drive(side, seconds, ROUNDS)
+        used = [_cpu_seconds(pid) - was for pid, was in zip(processes, cpu_before, strict=True)]
+        loaded = _resources(served, redis)
+        loaded["api_cpu_seconds"] = [round(seconds, 1) for seconds in used]
+        time.sleep(max(0.0, held_from + hold - time.monotonic()))
+        ours.send("stop")
+        _, report = ours.recv()
+        held_for = time.monotonic() - held_from
+    finally:
+        process.join(30)
+        if process.is_alive():
+            process.kill()
+    return {
+        "report": report,
+        "opening_seconds": round(open_seconds, 2),
+        "held_seconds": round(held_for, 1),
+        "while_held_idle": idle,
+        "while_held_under_load": loaded,
+        "opening_errors": len(errors),
+    }
+
+
+def deliveries(report: Report, crowd: list[Waiter]) -> dict[str, Any]:
+    """Delivery latency of every followed event to each of its game's waiters: from the
+    acknowledgement of the command that appended it to its receipt (0 when it came first)."""
+    acks: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    for game_id, version, at in ACKS:
+        acks[game_id].append((version, at))
+    for found in acks.values():
+        found.sort()
+    latencies: dict[str, list[float]] = {STREAM: [], POLL: []}
+    early = 0
+    seen: set[tuple[int, int]] = set()
+    repeated = 0
+    for index, game_id, version, at in report.receipts:
+        if (index, version) in seen:
+            repeated += 1
+            continue
+        seen.add((index, version))
+        commands = acks.get(game_id)
+        if not commands:
+            continue
+        position = bisect.bisect_left(commands, (version, float("-inf")))
+        if position == len(commands):
+            continue  # appended by no timed command (e.g. setting the game up)
+        latency = at - commands[position][1]
+        early += latency < 0
+        latencies[crowd[index].kind].append(max(latency, 0.0))
+    every = latencies[STREAM] + latencies[POLL]
+    expected = _expected(acks, crowd)
+    return {
+        **_figures(every),
+        "by_kind": {kind: _figures(values) for kind, values in latencies.items()},
+        "expected": expected,
+        "missing": max(expected - len(every), 0),
+        "repeated": repeated,
+        "before_their_acknowledgement": early,
+    }
+
+
+def _expected(acks: Mapping[str, list[tuple[int, float]]], crowd: list[Waiter]) -> int:
+    """How many deliveries the followers should have received: every event after the version
+    each waiter started from, up to its game's last acknowledged command."""
+    return sum(
+        max(acks[waiter.game_id][-1][0] - waiter.after, 0)
+        for waiter in crowd
+        if acks.get(waiter.game_id)
+    )
+
+
+def _figures(values: list[float]) -> dict[str, Any]:
+    ordered = sorted(values)
+    if not ordered:
+        return {"count": 0, "p50_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
+    return {
+        "count": len(ordered),
+        "p50_ms": round(bench_api._percentile(ordered, 50) * 1000, 3),
+        "p99_ms": round(bench_api._percentile(ordered, 99) * 1000, 3),
+        "max_ms": round(ordered[-1] * 1000, 3),
+    }
+
+
+def _resources(served: Served, redis: RedisClient) -> dict[str, Any]:
+    """The API processes' memory and Redis connections, and Redis's connected clients."""
+    port = urlsplit(redis_url()).port or 6379
+    processes = served.processes()
+    return {
+        "api_processes": len(processes),
+        "api_rss_mb": [round(_rss(pid) / 2**20, 1) for pid in processes],
+        "api_redis_connections": [redis_connections(pid, port) for pid in processes],
+        "redis_connected_clients": _connected_clients(redis),
+    }
+
+
+def _connected_clients(client: RedisClient) -> int:
+    """Redis's `connected_clients` (every client of the server, other programs' included)."""
+    info: Any = client.info("clients")
+    return int(info["connected_clients"])
+
+
+def _cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far, user and system (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss(pid: int) -> int:
+    """A process's resident memory in bytes (0 once it is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def redis_connections(pid: int, redis_port: int) -> int:
+    """How many TCP connections the process has open to the Redis port (Linux /proc)."""
+    sockets = set()
+    try:
+        entries = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{entry}")
+        except OSError:  # closed meanwhile (e.g. the listing's own descriptor)
+            continue
+        if target.startswith("socket:["):
+            sockets.add(target[len("socket:[") : -1])
+    found = 0
+    for table_name in ("tcp", "tcp6"):
+        try:
+            rows = Path(f"/proc/{pid}/net/{table_name}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            columns = row.split()
+            remote_port = int(columns[2].rsplit(":", 1)[1], 16)
+            if remote_port == redis_port and columns[9] in sockets and columns[3] == "01":
+                found += 1
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    """The process's children (Linux /proc)."""
+    try:
+        tasks = Path(f"/proc/{pid}/task").iterdir()
+        return sorted(
+            int(child) for task in tasks for child in (task / "children").read_text().split()
+        )
+    except OSError:
+        return []
+
+
+@contextmanager
+def _server(env: Mapping[str, str], workers: int) -> Iterator[Served]:
+    """The real app under gunicorn (our config: gevent workers) on a free port."""
+    port = bench_api._free_port()
+    with tempfile.TemporaryDirectory(prefix="loveletter-bench-metrics-") as metrics_dir:
+        child_env = {**env, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
+        command = gunicorn_command(bench_api.COMMAND_APP, "127.0.0.1", port, workers, 1)
+        child = Child("api", command, child_env, quiet=True)
+        try:
+            bench_api._wait_port(port, child)
+            yield Served(f"http://127.0.0.1:{port}", child)
+        finally:
+            child.stop()
+
+
+def table(result: Mapping[str, Any]) -> str:
+    """The figures as a few readable lines."""
+    delivery, crowd = result["delivery"], result["crowd"]
+    plain, loaded = result["without_waiters"], result["with_waiters"]
+    under = result["while_held_under_load"]
+    return "\n".join(
+        [
+            f"Waiters benchmark: {result['waiters']} waiting clients held"
+            f" {result['held_seconds']} s, {result['games']} games of commands,"
+            f" gunicorn {result['gunicorn']['workers']} {result['gunicorn']['worker_class']}"
+            " workers",
+            f"  commands/s without waiters {plain['requests_per_second']}"
+            f" (p99 {plain['p99_ms']} ms), with {loaded['requests_per_second']}"
+            f" (p99 {loaded['p99_ms']} ms): ratio {result['throughput_ratio']}"
+            f" (target >= {THROUGHPUT_TARGET})",
+            f"  delivery p50 {delivery['p50_ms']} ms, p99 {delivery['p99_ms']} ms, max"
+            f" {delivery['max_ms']} ms over {delivery['count']} deliveries (missing"
+            f" {delivery['missing']}, repeated {delivery['repeated']})",
+            f"  waiters opened {crowd['opened']}, open at the end {crowd['open_at_end']},"
+            f" errors {crowd['errors']}, dropped {crowd['dropped']}",
+            f"  API RSS {under['api_rss_mb']} MB, Redis connections per API process"
+            f" {under['api_redis_connections']}, Redis connected_clients"
+            f" {under['redis_connected_clients']}",
+            f"  targets {'met' if result['meets_targets'] else 'NOT met'}",
+        ]
+    )

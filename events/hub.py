@@ -1,0 +1,193 @@
+"""One listener per process for the appends of every game, waking the waiters of each game.
+
+Every append publishes its events on the namespace's channel (`events/append.lua`), so one
+pub/sub connection per process hears them all, on a single Redis as on a Redis Cluster (where a
+published message reaches every node). A waiter (a long poll, a stream of server-sent events)
+opens a Watch on its game and waits on it: it holds no Redis connection, and under gevent no
+thread either. The hub hands each watch the events of its game's appends. When the listener's
+connection drops, appends may go unheard, so once it has subscribed again every watch is told
+to read its stream instead (`Watch.take` says so).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+import orjson
+
+from events.connection import RedisClient
+from events.store import StoredEvent, appends_channel
+
+log = logging.getLogger(__name__)
+
+HEARD_KEPT = 64  # appends a watch keeps unread; beyond, it is told to read its stream instead
+LISTEN_SECONDS = 1.0  # the listener looks up from its connection this often (to notice close)
+FIRST_PAUSE_SECONDS = 0.1  # before subscribing again after a lost connection; doubles
+LONGEST_PAUSE_SECONDS = 5.0
+
+Append = list[StoredEvent]  # the events one append wrote, in order
+
+
+class Watch:
+    """One waiter's view of one game's appends, as this process hears them."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.closed = False  # the hub is closing: stop waiting
+        self._heard: deque[Append] = deque()
+        self._missed = False  # appends may have gone unheard: read the stream
+        self._news = threading.Event()
+        self._lock = threading.Lock()
+
+    def wait(self, timeout: float) -> bool:
+        """Block (cooperatively under gevent) until something is heard, at most timeout s."""
+        return self._news.wait(max(timeout, 0.0))
+
+    def take(self) -> tuple[list[Append], bool]:
+        """The appends heard since the last take, and whether some may have gone unheard."""
+        with self._lock:
+            self._news.clear()
+            heard, missed = list(self._heard), self._missed
+            self._heard.clear()
+            self._missed = False
+        return heard, missed
+
+    def hear(self, append: Append) -> None:
+        """An append of the game (the hub calls this)."""
+        with self._lock:
+            if len(self._heard) < HEARD_KEPT:
+                self._heard.append(append)
+            else:  # a waiter that reads slowly reads its stream instead
+                self._heard.clear()
+                self._missed = True
+        self._news.set()
+
+    def miss(self) -> None:
+        """Appends may have gone unheard (the hub calls this)."""
+        with self._lock:
+            self._missed = True
+        self._news.set()
+
+    def close(self) -> None:
+        """The hub is closing: wake the waiter for good."""
+        self.closed = True
+        self._news.set()
+
+
+class AppendHub:
+    """This process's listener for the namespace's appends and the watches of its waiters.
+
+    The listener thread starts with the first watch (so processes that never wait, such as RQ
+    workers, never subscribe); under gevent it is a greenlet.
+    """
+
+    def __init__(self, client: RedisClient, namespace: str) -> None:
+        self.client = client
+        self.channel = appends_channel(namespace)
+        self.subscribed = threading.Event()  # set while the listener is subscribed
+        self._watches: dict[str, set[Watch]] = {}
+        self._lock = threading.Lock()
+        self._listener: threading.Thread | None = None
+        self._pid = 0
+        self._closed = False
+        self._pubsub: Any = None  # the listener's subscription, while it has one
+
+    @contextmanager
+    def watch(self, game_id: str) -> Iterator[Watch]:
+        """Watch a game's appends for as long as the block runs."""
+        watch = Watch(game_id)
+        with self._lock:
+            self._start()
+            self._watches.setdefault(game_id, set()).add(watch)
+            if self._closed:
+                watch.close()
+        try:
+            yield watch
+        finally:
+            with self._lock:
+                watches = self._watches.get(game_id)
+                if watches is not None:
+                    watches.discard(watch)
+                    if not watches:
+                        del self._watches[game_id]
+
+    def watching(self) -> int:
+        """How many watches are open."""
+        with self._lock:
+            return sum(len(watches) for watches in self._watches.values())
+
+    def close(self) -> None:
+        """Stop listening and wake every waiter for good (e.g. when the process stops)."""
+        with self._lock:
+            self._closed = True
+            watches = [watch for found in self._watches.values() for watch in found]
+        for watch in watches:
+            watch.close()
+
+    def _start(self) -> None:
+        """Start the listener unless it runs in this process (called with the lock held)."""
+        if self._listener is not None and self._pid == os.getpid():
+            return
+        self._pid = os.getpid()
+        self._listener = threading.Thread(target=self._listen, name="append-hub", daemon=True)
+        self._listener.start()
+
+    def _listen(self) -> None:
+        """Subscribe, and hand each append to the watches of its game, until closed."""
+        pause = FIRST_PAUSE_SECONDS
+        while not self._closed:
+            pubsub: Any = None
+            try:
+                self._pubsub = pubsub = self.client.pubsub()
+                pubsub.subscribe(self.channel)
+                while not self._closed:
+                    message = pubsub.get_message(timeout=LISTEN_SECONDS)
+                    if message is None:
+                        continue
+                    if message["type"] == "subscribe":
+                        self._subscribed()
+                        pause = FIRST_PAUSE_SECONDS
+                    elif message["type"] == "message":
+                        self._deliver(message["data"])
+            except Exception as error:  # a lost Redis, or a bug: listen again after a pause
+                self.subscribed.clear()
+                if self._closed:
+                    break
+                log.warning("append hub: %s; subscribing again in %.1f s", error, pause)
+                time.sleep(pause)
+                pause = min(2 * pause, LONGEST_PAUSE_SECONDS)
+            finally:
+                self._pubsub = None
+                if pubsub is not None:
+                    with suppress(Exception):
+                        pubsub.close()
+
+    def _subscribed(self) -> None:
+        """Now hearing every append: whatever was appended before, every watch reads."""
+        self.subscribed.set()
+        with self._lock:
+            watches = [watch for found in self._watches.values() for watch in found]
+        for watch in watches:
+            watch.miss()
+
+    def _deliver(self, data: bytes) -> None:
+        """Hand one published append (`game\\nfirst version\\nevent\\n...`) to its watches."""
+        game, _, rest = data.partition(b"\n")
+        with self._lock:
+            watches = list(self._watches.get(game.decode(), ()))
+        if not watches:
+            return
+        first, _, body = rest.partition(b"\n")
+        append = [
+            StoredEvent(int(first) + offset, orjson.loads(line), None)
+            for offset, line in enumerate(body.split(b"\n"))
+        ]
+        for watch in watches:
+            watch.hear(append)

@@ -1,0 +1,75 @@
+"""Following a game: its events after a version, read from the stream once and then heard from
+this process's append hub, so a client that waits holds no Redis connection while it waits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from events.hub import Append, Watch
+from events.store import EventStore, StoredEvent
+from play.context import Context
+
+
+class Follower:
+    """The events of one game after `after`, batch by batch; `after` moves past each batch."""
+
+    def __init__(self, store: EventStore, watch: Watch, after: int, limit: int | None) -> None:
+        self.store = store
+        self.watch = watch
+        self.after = after
+        self.limit = limit  # the most events one batch holds (None: no limit)
+        self._read = True  # the stream must be read: what came before the watch began
+
+    def caught_up(self) -> None:
+        """Nothing follows `after` in the stream as read since the watch began: the first batch
+        needs no read of its own."""
+        self._read = False
+
+    @property
+    def closed(self) -> bool:
+        """The hub is closing (the process stops): stop following."""
+        return self.watch.closed
+
+    def next(self, timeout: float) -> list[StoredEvent]:
+        """The next events after `after`, waiting up to timeout seconds for some ([]: none)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            heard, missed = self.watch.take()
+            events = self._news(heard, read=missed or self._read)
+            if events or self.closed:
+                return events
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            self.watch.wait(left)
+
+    def _news(self, heard: list[Append], *, read: bool) -> list[StoredEvent]:
+        """What follows `after`: from the appends heard, or read from the stream when some
+        may be missing (a gap in the versions, or appends gone unheard)."""
+        news: list[StoredEvent] = []
+        if not read:
+            for event in (event for append in heard for event in append):
+                wanted = self.after + len(news) + 1
+                if event.version == wanted:
+                    news.append(event)
+                elif event.version > wanted:  # a gap: something went unheard
+                    read = True
+                    break
+        if read:
+            last = None if self.limit is None else self.after + self.limit
+            news = self.store.read(self.watch.game_id, self.after + 1, last)
+        # A full batch may have more behind it: the next one reads the stream.
+        self._read = self.limit is not None and len(news) >= self.limit
+        news = news[: self.limit]
+        if news:
+            self.after = news[-1].version
+        return news
+
+
+@contextmanager
+def follow(ctx: Context, game_id: str, after: int, limit: int | None = None) -> Iterator[Follower]:
+    """Follow a game's events after version `after` for as long as the block runs."""
+    with ctx.hub.watch(game_id) as watch:
+        yield Follower(ctx.games.store, watch, after, limit)

@@ -1,0 +1,191 @@
+"""The event stream of a game (server-sent events), and tickets that open it without headers.
+
+Each event is sent as the feed would answer it, redacted for the audience the stream was opened
+by, with the version as its `id`. A waiting stream holds no thread (gevent) and no Redis
+connection: this process's append hub wakes it (see events/hub.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from flask import Response, current_app, request, url_for
+from flask.views import MethodView
+
+from events.games import LoadedGame
+from game.table import Table, evolve
+from play.context import Context
+from play.follow import follow
+from service import sse
+from service.apidoc import operation, problems
+from service.auth import Audience, audience, request_seat_key, require_seat
+from service.blueprints.base import Blueprint
+from service.deps import context
+from service.errors import ApiError
+from service.lookup import find_game
+from service.ratelimit import rate_limited
+from service.rendering import seen_by
+from service.schemas.streams import StreamQuerySchema, StreamTicketSchema
+
+blp = Blueprint("stream", __name__, url_prefix="/games", description="Event streams")
+
+LAST_VERSION = 2**62  # as the feed: past any real version
+RETRY_MILLISECONDS = 2000  # how long a client waits before reconnecting
+BATCH = 500  # the most events sent at once (a stream from the start sends several batches)
+LAST_EVENT_ID = {
+    "name": "Last-Event-ID",
+    "in": "header",
+    "required": False,
+    "description": "the last version the client received (an EventSource sends it when it"
+    " reconnects): the stream resumes after it, whatever `after` says",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+}
+SSE_EVENT = {  # one event of the stream
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "the event's version (game events only)"},
+        "event": {"type": "string", "enum": ["message", "end"]},
+        "data": {
+            "type": "string",
+            "description": "JSON: a game event as the feed shows it (`message`), or the final"
+            " version and status (`end`)",
+        },
+    },
+    "required": ["data"],
+}
+STREAM_RESPONSES = {
+    "200": {
+        "description": "Server-sent events: each game event as `id: <version>` and `data:`"
+        " the event as the feed shows it; a `: heartbeat` comment when quiet; once the game is"
+        " over, an `end` event, and the stream closes",
+        "content": {sse.CONTENT_TYPE: {"schema": SSE_EVENT}},
+    },
+    "204": {"description": "The game is over and nothing follows: an EventSource stops here"},
+}
+
+
+TICKET_EXAMPLE = {
+    "ticket": "kq3WZ0p8Rr1vYbN6sT2uXc9dLm4eGh7a",
+    "seat": 0,
+    "expires_in": 60,
+    "url": "/games/01JD3Q4W7E5B2K8N6M1P9R0S2T/stream?ticket=kq3WZ0p8Rr1vYbN6sT2uXc9dLm4eGh7a",
+}
+
+
+@blp.route("/<game_id:game_id>/stream")
+class Stream(MethodView):
+    """A game's events as they happen."""
+
+    @blp.arguments(StreamQuerySchema(), location="query")
+    @operation("streamEvents", token="optional", parameters=[LAST_EVENT_ID],
+               responses=STREAM_RESPONSES)  # fmt: skip
+    @problems(400, 401, 403, 404)
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """Server-sent events after `after` (or Last-Event-ID) for the caller's audience: a
+        seat's token in the Authorization header, or a stream ticket in `ticket`; none for a
+        spectator. A heartbeat comment every 15 s; the stream ends once the game is over."""
+        loaded, table = find_game(game_id)
+        ctx = context()
+        if "ticket" in query:
+            who = ticket_audience(ctx, game_id, query["ticket"], table)
+        else:
+            who = audience(table)
+        after = min(last_event_id(query["after"]), LAST_VERSION)
+        if table.status == "over" and after >= loaded.version:
+            return Response(status=204)
+        encode: Callable[[Any], str] = current_app.json.dumps
+        events = stream_events(ctx, game_id, loaded, who, after, encode)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        response = Response(events, mimetype=sse.CONTENT_TYPE, headers=headers)
+        response.headers["Vary"] = "Authorization"
+        return response
+
+
+@blp.route("/<game_id:game_id>/stream-tickets")
+class StreamTickets(MethodView):
+    """Tickets that open a seat's stream where no Authorization header can be sent."""
+
+    @rate_limited("tickets", seat=request_seat_key)
+    @blp.response(201, StreamTicketSchema, example=TICKET_EXAMPLE)
+    @operation("createStreamTicket", token="required")
+    @problems(401, 404)
+    def post(self, game_id: str) -> dict[str, Any]:
+        """A ticket for the seat of the token in the Authorization header: for a short while
+        (60 s by default), `GET /games/{game_id}/stream?ticket=...` opens that seat's stream.
+        It is good for nothing else, so the seat's own token never goes in a URL."""
+        _, table = find_game(game_id)
+        seat = require_seat(table)
+        tickets = context().tickets
+        ticket = tickets.issue(game_id, seat)
+        return {
+            "ticket": ticket,
+            "seat": seat,
+            "expires_in": tickets.seconds,
+            "url": url_for("stream.Stream", game_id=game_id, ticket=ticket),
+        }
+
+
+def ticket_audience(ctx: Context, game_id: str, ticket: str, table: Table) -> Audience:
+    """The audience of a stream ticket of this game; 401 if it is unknown or expired."""
+    seat = ctx.tickets.seat(game_id, ticket)
+    if seat is None:
+        raise ApiError(
+            401,
+            "unauthorized",
+            "Unauthorized",
+            "This stream ticket is unknown or has expired: ask for another with the seat's"
+            " token (POST /games/{game_id}/stream-tickets).",
+        )
+    return Audience(seat, everything=table.status == "over")
+
+
+def last_event_id(after: int) -> int:
+    """The version to resume after: Last-Event-ID when the client sent one, else `after`."""
+    header = request.headers.get("Last-Event-ID")
+    if header is None:
+        return after
+    text = header.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+        raise ApiError(400, "bad-last-event-id", "Bad request", "Last-Event-ID must be a version.")
+    return int(text)
+
+
+def stream_events(
+    ctx: Context,
+    game_id: str,
+    loaded: LoadedGame,
+    who: Audience,
+    after: int,
+    encode: Callable[[Any], str],
+) -> Iterator[bytes]:
+    """The stream's body: events after `after` as they are appended, heartbeats while quiet,
+    and an `end` event once the game is over and every event was sent. It ends early when the
+    process stops or the stream has lasted LOVELETTER_STREAM_SECONDS (clients resume)."""
+    settings, vocabulary = ctx.settings, ctx.games.vocabulary
+    closes_at = time.monotonic() + settings.stream_seconds
+    table, head = loaded.table, loaded.version
+    yield sse.retry(RETRY_MILLISECONDS)
+    with follow(ctx, game_id, after, BATCH) as follower:
+        while True:
+            if table is not None and table.status == "over" and follower.after >= head:
+                yield sse.message(encode({"version": head, "status": "over"}), event="end")
+                return
+            left = closes_at - time.monotonic()
+            if left <= 0:
+                return
+            events = follower.next(min(settings.stream_heartbeat_seconds, left))
+            if follower.closed:
+                return
+            if not events:
+                yield sse.comment("heartbeat")
+                continue
+            decoded = [vocabulary.decode(item.event) for item in events]
+            for item, event in zip(events, decoded, strict=True):
+                if item.version > head:  # the table as of the last event sent: is it over?
+                    table, head = evolve(table, event), item.version
+            yield b"".join(
+                sse.message(encode(seen_by(who, item.version, event)), event_id=item.version)
+                for item, event in zip(events, decoded, strict=True)
+            )

@@ -1,0 +1,25 @@
+"""Server-sent events as they go on the wire (the HTML standard's `text/event-stream`)."""
+
+from __future__ import annotations
+
+CONTENT_TYPE = "text/event-stream"
+
+
+def message(data: str, *, event_id: int | None = None, event: str | None = None) -> bytes:
+    """One event: an optional `id:` (what a reconnecting client sends as Last-Event-ID) and
+    `event:` type, then the data, one `data:` line per line of it."""
+    lines = [] if event_id is None else [f"id: {event_id}"]
+    if event is not None:
+        lines.append(f"event: {event}")
+    lines += [f"data: {line}" for line in data.split("\n")]
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+def comment(text: str) -> bytes:
+    """A comment line: clients ignore it; it keeps a quiet connection open through proxies."""
+    return f": {text}\n\n".encode()
+
+
+def retry(milliseconds: int) -> bytes:
+    """How long a client waits before it reconnects after the connection is lost."""
+    return f"retry: {milliseconds}\n\n".encode()
