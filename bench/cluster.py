@@ -54,6 +54,7 @@ from events.redis_cluster import LocalCluster
 from events.redis_server import EmbeddedRedis, free_port
 from events.store import EventStore, Idempotency, StoredEvent
 from game.table import waiting_on
+from service.cli.help import add_command
 from service.serve import Child, gunicorn_command
 
 MODES = {"wait": 1, "no-wait": 0}  # LOVELETTER_APPEND_REPLICAS of each group of API processes
@@ -65,20 +66,28 @@ API_WORKERS, API_THREADS = 1, 8
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
     """Add `cluster`: `loveletter bench cluster [--games N] [--seconds S] [--json] ...`."""
-    parser = bench_subparsers.add_parser(
-        "cluster", help="games on a Redis Cluster through two failovers, with and without WAIT"
+    parser = add_command(
+        bench_subparsers,
+        "cluster",
+        summary="games on a Redis Cluster through two failovers, with and without WAIT",
+        description="Start a Redis Cluster of 3 masters with a replica each, a plain Redis for"
+        " RQ, two groups of API processes (one whose appends wait for a replica, one whose"
+        " don't) and RQ workers; play GAMES games for SECONDS while a master is failed over and"
+        " another SIGKILLed; print commands/s, latencies, errors, acknowledged commands lost,"
+        " games stuck and verify failures of each group. Everything it starts is stopped.",
+        examples=("loveletter bench cluster --json",),
     )
-    parser.add_argument("--games", type=int, default=500, help="concurrent games (500)")
-    parser.add_argument("--seconds", type=float, default=60.0, help="of play (60)")
+    parser.add_argument("--games", type=int, default=500, help="concurrent games")
+    parser.add_argument("--seconds", type=float, default=60.0, help="of play")
     parser.add_argument("--think", type=float, default=10.0,
-                        help="a human's mean seconds per decision (10)")  # fmt: skip
+                        help="a human's mean seconds per decision")  # fmt: skip
     parser.add_argument("--lag", type=float, default=1.0,
-                        help="seconds the killed master's replica lags behind it (1)")  # fmt: skip
-    parser.add_argument("--apis", type=int, default=3, help="API processes per group (3)")
-    parser.add_argument("--workers", type=int, default=3, help="RQ workers (3)")
-    parser.add_argument("--threads", type=int, default=48, help="driver threads (48)")
+                        help="seconds the killed master's replica lags behind it")  # fmt: skip
+    parser.add_argument("--apis", type=int, default=3, help="API processes per group")
+    parser.add_argument("--workers", type=int, default=3, help="RQ workers")
+    parser.add_argument("--threads", type=int, default=48, help="driver threads")
     parser.add_argument("--timeout-ms", type=int, default=1000,
-                        help="LOVELETTER_APPEND_TIMEOUT_MS of the promise (1000)")  # fmt: skip
+                        help="LOVELETTER_APPEND_TIMEOUT_MS of the promise")  # fmt: skip
     parser.add_argument("--seed", type=int, default=1, help="of the driver's choices")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)

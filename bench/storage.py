@@ -37,6 +37,7 @@ from game.table import OpenTable, Table, TakeSeat, step
 from play.context import Context
 from play.send_command import send_command
 from play.settings import Settings
+from service.cli.help import add_command
 
 CONFIGS = (("2019", 2), ("classic", 4))
 NAMESPACE = "bench-storage"
@@ -45,7 +46,15 @@ LOBBY_SAMPLE = 1000  # members of a sorted set measured for the lobby's per-game
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
     """Add `storage`: `loveletter bench storage [--games N] [--cluster] [--json]`."""
-    parser = bench_subparsers.add_parser("storage", help="Redis memory per live/finished game")
+    parser = add_command(
+        bench_subparsers,
+        "storage",
+        summary="Redis memory per live and per finished game, and after archiving",
+        description="Play GAMES games of two kinds to their end through the command path on a"
+        " Redis of its own (or a 3-master Cluster), and measure the bytes of their keys halfway,"
+        " at the end and after archiving, and Redis's operations and CPU per command.",
+        examples=("loveletter bench storage --json", "loveletter bench storage --cluster"),
+    )
     parser.add_argument("--games", type=int, default=20, help="games per edition and size")
     parser.add_argument("--cluster", action="store_true", help="on a 3-master Redis Cluster")
     parser.add_argument("--seed", type=int, default=1, help="of the scripted games")

@@ -36,6 +36,7 @@ from bench.client import JsonClient
 from bench.crowd import POLL, STREAM, Report, Waiter, describe, run_crowd
 from bench.games import GameDriver
 from events.connection import RedisClient, connect, redis_url
+from service.cli.help import add_command
 from service.gunicorn_conf import (
     DEFAULT_WORKER_CLASS,
     default_workers,
@@ -75,8 +76,16 @@ def make_timed_driver(base_url: str) -> TimedGameDriver:
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
     """Add `waiters` to the `bench` group."""
-    parser = bench_subparsers.add_parser(
-        "waiters", help="idle waiting clients (streams, long polls) beside the command load"
+    parser = add_command(
+        bench_subparsers,
+        "waiters",
+        summary="idle waiting clients (streams, long polls) beside the command load",
+        description="Open WAITERS waiting clients on loopback (event streams and long polls,"
+        " spread over games), hold them, and run the command load of `bench api` with and"
+        " without them in the same run; print delivery latency to each waiting client, the"
+        " throughput and p99 ratios, errors and drops, the API processes' memory and Redis"
+        " connections.",
+        examples=("loveletter bench waiters --json", "loveletter bench waiters --waiters 500"),
     )
     parser.add_argument("--waiters", type=int, default=2000, help="waiting clients")
     parser.add_argument("--hold", type=float, default=60.0, help="seconds the waiters are held")

@@ -8,18 +8,26 @@ import sys
 from play.archive import archive_finished
 from play.context import Context
 from play.settings import Settings
+from service.cli.help import add_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `archive` command."""
-    parser = subparsers.add_parser(
-        "archive", help="move games over for LOVELETTER_ARCHIVE_AFTER_SECONDS to the archive"
+    parser = add_command(
+        subparsers,
+        "archive",
+        summary="move games over for LOVELETTER_ARCHIVE_AFTER_SECONDS to the archive",
+        description="Move every finished game older than LOVELETTER_ARCHIVE_AFTER_SECONDS (or"
+        " --older-than) from Redis to the archive in LOVELETTER_ARCHIVE_DIR, once (under"
+        " `loveletter serve` a worker does it every LOVELETTER_ARCHIVE_EVERY_SECONDS). Views,"
+        " feeds, replays, export and verify of an archived game still work.",
+        examples=("LOVELETTER_ARCHIVE_DIR=archive loveletter archive --older-than 0",),
     )
     parser.add_argument(
         "--older-than", type=float, metavar="SECONDS",
         help="archive games over for this long (default: LOVELETTER_ARCHIVE_AFTER_SECONDS)",
     )  # fmt: skip
-    parser.add_argument("--limit", type=int, default=10_000, help="most games per run (10000)")
+    parser.add_argument("--limit", type=int, default=10_000, help="most games per run")
     parser.set_defaults(func=run)
 
 

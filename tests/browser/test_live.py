@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 
 import requests
@@ -59,3 +60,36 @@ def test_a_move_made_while_the_table_loads_is_not_missed(
         bob_plays(server.base, game, bob_token)
     wait_for_turn(page)
     assert page.locator("#moves [data-choice], #moves [data-confirm]").count()
+
+
+def test_the_table_follows_the_game_by_its_event_stream(server: Served, contexts: Contexts) -> None:
+    """ann's table hears bob's move over the event stream, opened with a stream ticket: no
+    long poll waits, and no token is ever in an address."""
+    created = requests.post(
+        f"{server.base}/games",
+        json={"edition": "classic", "seats": ["human", "human"], "name": "ann", "first_player": 1},
+        timeout=10,
+    ).json()
+    game, ann_token = created["game"]["id"], created["token"]
+    bob_token = requests.post(
+        f"{server.base}/games/{game}/seats", json={"name": "bob"}, timeout=10
+    ).json()["token"]
+    page = contexts().page()
+    addresses: list[str] = []
+    page.on("request", lambda request: addresses.append(request.url))
+    page.goto(server.base + "/")
+    seats = {game: {"seat": 0, "token": ann_token, "name": "ann", "at": 0}}
+    page.evaluate("seats => localStorage.setItem('loveletter.seats', seats)", json.dumps(seats))
+    page.goto(f"{server.base}/#/games/{game}")
+    page.locator("#table").wait_for()
+    for _ in range(100):  # the table opens its stream (a request seen by `addresses`)
+        if any("/stream?" in url for url in addresses):
+            break
+        page.wait_for_timeout(100)
+    while api_view(server.base, game, ann_token)["view"]["current"] != 0:
+        bob_plays(server.base, game, bob_token)
+    wait_for_turn(page)
+    streams = [url for url in addresses if f"/games/{game}/stream?" in url]
+    assert streams and all("ticket=" in url for url in streams), addresses
+    assert not [url for url in addresses if re.search(r"wait=[1-9]", url)], addresses
+    assert not [url for url in addresses if ann_token in url or bob_token in url]

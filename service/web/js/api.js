@@ -45,6 +45,7 @@ export const api = {
   version: (id, version, token) => call("GET", `${game(id)}/versions/${version}`, { token }),
   events: (id, token, { after = 0, wait = 0, limit = 1000, signal } = {}) =>
     call("GET", `${game(id)}/events?${new URLSearchParams({ after, wait, limit })}`, { token, signal }),
+  streamTicket: (id, token) => call("POST", `${game(id)}/stream-tickets`, { token }),
   join: (id, name) => call("POST", `${game(id)}/seats`, { body: { name } }),
   leave: (id, seat, token) => call("DELETE", `${game(id)}/seats/${seat}`, { token }),
   rematch: (id, token) => call("POST", `${game(id)}/rematch`, { token }),

@@ -1,9 +1,9 @@
-// Live updates of one game. The only place that knows how news arrives: today the event
-// feed's long poll (GET /games/{id}/events?after=V&wait=N); a stream can replace it here.
+// Live updates of one game, from its event stream (Server-Sent Events): the only place that
+// knows how news arrives. A seat opens its stream with a short-lived ticket (its token never
+// goes in a URL); the browser reconnects by itself, resuming after the last event it had.
 
 import { api } from "./api.js";
 
-const WAIT_SECONDS = 20;
 const MAX_PAUSE_MS = 5000;
 
 /**
@@ -12,26 +12,66 @@ const MAX_PAUSE_MS = 5000;
  * and `onTrouble(null)` of the recovery.
  */
 export function follow(gameId, { token, after, onEvents, onTrouble }) {
-  const controller = new AbortController();
   let version = after;
+  let source = null;
+  let stopped = false;
+  let troubled = false;
   let pause = 0;
-  (async () => {
-    while (!controller.signal.aborted) {
-      try {
-        const page = await api.events(gameId, token, { after: version, wait: WAIT_SECONDS, signal: controller.signal });
-        if (pause) onTrouble?.(null); // working again
-        pause = 0;
-        if (page.events.length) {
-          version = page.events.at(-1).version;
-          onEvents(page.events);
-        }
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        onTrouble?.(error);
-        pause = Math.min(pause ? pause * 2 : 500, MAX_PAUSE_MS);
-        await new Promise((resolve) => setTimeout(resolve, pause));
-      }
+
+  const deliver = (events) => {
+    const fresh = events.filter((event) => event.version > version);
+    if (!fresh.length) return;
+    version = fresh.at(-1).version;
+    onEvents(fresh);
+  };
+
+  const stop = () => {
+    stopped = true;
+    source?.close();
+    source = null;
+  };
+
+  const trouble = (error) => {
+    if (stopped) return;
+    troubled = true;
+    onTrouble?.(error);
+    pause = Math.min(pause ? pause * 2 : 500, MAX_PAUSE_MS);
+    setTimeout(open, pause);
+  };
+
+  async function open() {
+    if (stopped) return;
+    try {
+      // What happened while no stream was open; a game that is over has nothing to follow.
+      const page = await api.events(gameId, token, { after: version });
+      deliver(page.events);
+      const view = await api.game(gameId, token);
+      if (view.game.status === "over") return stop();
+      const query = new URLSearchParams({ after: version });
+      if (token) query.set("ticket", (await api.streamTicket(gameId, token)).ticket);
+      if (stopped) return;
+      source = new EventSource(`/games/${encodeURIComponent(gameId)}/stream?${query}`);
+    } catch (error) {
+      trouble(error);
+      return;
     }
-  })();
-  return () => controller.abort();
+    source.onopen = () => {
+      pause = 0;
+      if (troubled) onTrouble?.(null); // working again
+      troubled = false;
+    };
+    source.onmessage = (message) => deliver([JSON.parse(message.data)]);
+    source.addEventListener("end", stop);
+    source.onerror = () => {
+      // An open stream that drops is reconnected by the browser itself; one it gave up on
+      // (an expired ticket, the game's end) is opened anew here.
+      if (source?.readyState === EventSource.CLOSED) {
+        source = null;
+        trouble(new Error("The live connection was lost; reconnecting."));
+      }
+    };
+  }
+
+  open();
+  return stop;
 }
