@@ -21,9 +21,11 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 import orjson
+from marshmallow import ValidationError
 
 from events.connection import RedisClient
 from events.store import StoredEvent, appends_channel
+from events.vocabulary import VOCABULARY, Vocabulary
 
 log = logging.getLogger(__name__)
 
@@ -88,9 +90,12 @@ class AppendHub:
     workers, never subscribe); under gevent it is a greenlet.
     """
 
-    def __init__(self, client: RedisClient, namespace: str) -> None:
+    def __init__(
+        self, client: RedisClient, namespace: str, vocabulary: Vocabulary = VOCABULARY
+    ) -> None:
         self.client = client
         self.channel = appends_channel(namespace)
+        self.vocabulary = vocabulary
         self.subscribed = threading.Event()  # set while the listener is subscribed
         self._watches: dict[str, set[Watch]] = {}
         self._lock = threading.Lock()
@@ -169,6 +174,13 @@ class AppendHub:
                     with suppress(Exception):
                         pubsub.close()
 
+    def decode(self, data: dict[str, Any]) -> Any:
+        """An event as the vocabulary reads it (None if it can't: a reader decodes it again)."""
+        try:
+            return self.vocabulary.decode(data)
+        except (ValidationError, KeyError, TypeError):  # not an event of ours: left to the reader
+            return None
+
     def _subscribed(self) -> None:
         """Now hearing every append: whatever was appended before, every watch reads."""
         self.subscribed.set()
@@ -185,9 +197,9 @@ class AppendHub:
         if not watches:
             return
         first, _, body = rest.partition(b"\n")
-        append = [
-            StoredEvent(int(first) + offset, orjson.loads(line), None)
-            for offset, line in enumerate(body.split(b"\n"))
-        ]
+        append = []
+        for offset, line in enumerate(body.split(b"\n")):
+            event = orjson.loads(line)  # decoded once here for every waiter of the game
+            append.append(StoredEvent(int(first) + offset, event, None, None, self.decode(event)))
         for watch in watches:
             watch.hear(append)

@@ -92,12 +92,14 @@ class Remembered:
 @dataclass(frozen=True)
 class StoredEvent:
     """One stream entry: its version (1-based position), the event, the command's meta (on its
-    first event) and the append's stamp (on its last)."""
+    first event) and the append's stamp (on its last); `decoded`: the event already decoded,
+    when its reader did so once for everyone it hands it to (the append hub)."""
 
     version: int
     event: dict[str, Any]
     meta: dict[str, Any] | None
     stamp: str | None = None
+    decoded: Any = field(default=None, compare=False, repr=False)
 
 
 class EventStore:

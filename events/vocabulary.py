@@ -13,6 +13,7 @@ from typing import Any
 from marshmallow import ValidationError
 
 from events.schemas import schema_for
+from events.store import StoredEvent
 from game.events import EVENT_TYPES
 from game.table import SeatLeft, SeatTaken, TableOpened, TurnTimedOut, WebhookSet
 
@@ -56,6 +57,10 @@ class Vocabulary:
         body = self.upcast(dict(data))
         body.pop("type"), body.pop("v")
         return self._schemas[str(type_name)].load(body)
+
+    def decoded(self, item: StoredEvent) -> Any:
+        """A stored event's event, decoded (once: a reader that decoded it already kept it)."""
+        return item.decoded if item.decoded is not None else self.decode(item.event)
 
     def upcast(self, data: dict[str, Any]) -> dict[str, Any]:
         """Stored data brought to the current version of its type, one step at a time."""

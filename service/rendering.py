@@ -70,7 +70,7 @@ def view_response(game_id: str, loaded: LoadedGame, who: Audience, status: int =
 
 def event_json(vocabulary: Vocabulary, item: StoredEvent, who: Audience) -> dict[str, Any]:
     """A stored event as `who` may see it, with its version: an item of the feed or the stream."""
-    return seen_by(who, item.version, vocabulary.decode(item.event))
+    return seen_by(who, item.version, vocabulary.decoded(item))
 
 
 def seen_by(who: Audience, version: int, event: Any) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 
 from events.games import LoadedGame
-from game.table import Table, evolve
+from game.events import GameEnded, GameStarted
+from game.table import Table
 from play.context import Context
 from play.follow import follow
 from service import sse
@@ -66,6 +67,8 @@ STREAM_RESPONSES = {
 }
 
 
+# Events after which the game is over (or no longer): the rest leave it as it was.
+OVER_AFTER = {GameEnded.type: True, GameStarted.type: False}
 TICKET_EXAMPLE = {
     "ticket": "kq3WZ0p8Rr1vYbN6sT2uXc9dLm4eGh7a",
     "seat": 0,
@@ -165,11 +168,12 @@ def stream_events(
     process stops or the stream has lasted LOVELETTER_STREAM_SECONDS (clients resume)."""
     settings, vocabulary = ctx.settings, ctx.games.vocabulary
     closes_at = time.monotonic() + settings.stream_seconds
-    table, head = loaded.table, loaded.version
+    over = loaded.table is not None and loaded.table.status == "over"
+    head = loaded.version
     yield sse.retry(RETRY_MILLISECONDS)
     with follow(ctx, game_id, after, BATCH) as follower:
         while True:
-            if table is not None and table.status == "over" and follower.after >= head:
+            if over and follower.after >= head:
                 yield sse.message(encode({"version": head, "status": "over"}), event="end")
                 return
             left = closes_at - time.monotonic()
@@ -181,10 +185,10 @@ def stream_events(
             if not events:
                 yield sse.comment("heartbeat")
                 continue
-            decoded = [vocabulary.decode(item.event) for item in events]
+            decoded = [vocabulary.decoded(item) for item in events]
             for item, event in zip(events, decoded, strict=True):
-                if item.version > head:  # the table as of the last event sent: is it over?
-                    table, head = evolve(table, event), item.version
+                if item.version > head:  # is the game over as of the last event sent?
+                    over, head = OVER_AFTER.get(event.type, over), item.version
             yield b"".join(
                 sse.message(encode(seen_by(who, item.version, event)), event_id=item.version)
                 for item, event in zip(events, decoded, strict=True)
