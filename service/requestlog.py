@@ -19,7 +19,7 @@ from play import logs
 
 HEADER = "X-Request-ID"
 WELL_FORMED = re.compile(r"[A-Za-z0-9._:-]{1,64}")
-log = logs.get("loveletter.requests")
+log = logs.Lines("loveletter.requests")
 
 
 def request_id() -> str | None:
