@@ -93,6 +93,20 @@ def dead_redis_url() -> str:
 APIs = Callable[..., list[str]]
 
 
+def api_env(redis_url: str, namespace: str, **settings: str) -> dict[str, str]:
+    """The environment of a gunicorn serving the app on a test's namespace (address limit off),
+    with settings as keywords (`LOVELETTER_...`)."""
+    return {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "LOVELETTER_NAMESPACE": namespace,
+        "LOVELETTER_QUEUE": namespace,
+        "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
+        "PYTHONPATH": str(REPO_ROOT),
+        **settings,
+    }
+
+
 @pytest.fixture
 def start_apis(redis_url: str, namespace: str) -> Iterator[APIs]:
     """Start gunicorn processes (one worker each) serving the app on this test's namespace,
@@ -101,15 +115,7 @@ def start_apis(redis_url: str, namespace: str) -> Iterator[APIs]:
     children: list[Child] = []
 
     def start(count: int, **settings: str) -> list[str]:
-        env = {
-            **os.environ,
-            "REDIS_URL": redis_url,
-            "LOVELETTER_NAMESPACE": namespace,
-            "LOVELETTER_QUEUE": namespace,
-            "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
-            "PYTHONPATH": str(REPO_ROOT),
-            **settings,
-        }
+        env = api_env(redis_url, namespace, **settings)
         bases = []
         for number in range(count):
             port = free_port()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import requests
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
@@ -59,3 +60,19 @@ def new_game(
             assert joined.status_code == 201, joined.json
             players[index] = Player(client, game, joined.json["token"], joined.json["seat"])
     return game, [p for p in players if p is not None]
+
+
+def two_humans(base: str, edition: str, **options: Any) -> tuple[str, dict[int, str]]:
+    """A started game of two humans (ann creates, bob joins) through the API at `base`: its id
+    and each seat's token."""
+    body = {"edition": edition, "seats": ["human", "human"], "name": "ann", **options}
+    created = requests.post(f"{base}/games", json=body, timeout=10)
+    assert created.status_code == 201, created.text
+    game = created.json()["game"]["id"]
+    joined = requests.post(f"{base}/games/{game}/seats", json={"name": "bob"}, timeout=10)
+    assert joined.status_code == 201, joined.text
+    tokens = {
+        created.json()["seat"]: created.json()["token"],
+        joined.json()["seat"]: joined.json()["token"],
+    }
+    return game, tokens

@@ -4,7 +4,6 @@ and thousands of waiting clients hold neither threads nor Redis connections."""
 
 from __future__ import annotations
 
-import os
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -19,8 +18,8 @@ from bench.waiters import redis_connections
 from events.connection import MAX_CONNECTIONS
 from events.redis_server import free_port
 from service.serve import Child, gunicorn_command
-from tests.api.conftest import REPO_ROOT, APIs, wait_healthy
-from tests.api.players import new_game
+from tests.api.conftest import APIs, api_env, wait_healthy
+from tests.api.players import new_game, two_humans
 from tests.e2e.conftest import descendants
 from tests.sse import EventStream, Message
 
@@ -69,20 +68,8 @@ class Seat:
 
 def two_seats(base: str) -> tuple[Seat, Seat]:
     """A 2019 game of two humans, started."""
-    created = requests.post(
-        f"{base}/games",
-        json={"edition": "2019", "seats": ["human", "human"], "name": "ann"},
-        timeout=10,
-    )
-    assert created.status_code == 201, created.text
-    game = created.json()["game"]["id"]
-    joined = requests.post(f"{base}/games/{game}/seats", json={"name": "bob"}, timeout=10)
-    assert joined.status_code == 201, joined.text
-    seats = {
-        created.json()["seat"]: created.json()["token"],
-        joined.json()["seat"]: joined.json()["token"],
-    }
-    return Seat(base, game, seats[0]), Seat(base, game, seats[1])
+    game, tokens = two_humans(base, "2019")
+    return Seat(base, game, tokens[0]), Seat(base, game, tokens[1])
 
 
 def play(seats: tuple[Seat, Seat], moves: int) -> None:
@@ -183,14 +170,7 @@ def test_a_quiet_stream_sends_heartbeats(start_apis: APIs) -> None:
 @pytest.fixture
 def one_worker(redis_url: str, namespace: str) -> Iterator[tuple[str, int]]:
     """The app under gunicorn with one worker (our config); its base URL and worker's pid."""
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "LOVELETTER_NAMESPACE": namespace,
-        "LOVELETTER_QUEUE": namespace,
-        "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
-        "PYTHONPATH": str(REPO_ROOT),
-    }
+    env = api_env(redis_url, namespace)
     port = free_port()
     child = Child("api", gunicorn_command("service.wsgi:app", "127.0.0.1", port, 1, 4), env)
     base = f"http://127.0.0.1:{port}"

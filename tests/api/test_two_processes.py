@@ -13,6 +13,7 @@ import requests
 
 from service.ratelimit import ALLOWANCE_SHARE
 from tests.api.conftest import APIs
+from tests.api.players import two_humans
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -41,20 +42,8 @@ class Seat:
 
 def two_seats(base: str) -> list[Seat]:
     """A started 2-player classic game between two humans; its seats in seat order."""
-    created = requests.post(
-        f"{base}/games",
-        json={"edition": "classic", "seats": ["human", "human"], "name": "ann"},
-        timeout=10,
-    )
-    assert created.status_code == 201, created.text
-    game = created.json()["game"]["id"]
-    joined = requests.post(f"{base}/games/{game}/seats", json={"name": "bob"}, timeout=10)
-    assert joined.status_code == 201, joined.text
-    seats = {
-        created.json()["seat"]: created.json()["token"],
-        joined.json()["seat"]: joined.json()["token"],
-    }
-    return [Seat(game, seats[0]), Seat(game, seats[1])]
+    game, tokens = two_humans(base, "classic")
+    return [Seat(game, tokens[0]), Seat(game, tokens[1])]
 
 
 def to_act(seats: list[Seat], base: str) -> tuple[Seat, Seat, dict[str, Any], int]:

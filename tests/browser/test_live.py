@@ -9,6 +9,7 @@ import uuid
 import requests
 from playwright.sync_api import Route
 
+from tests.api.players import two_humans
 from tests.browser.conftest import Contexts
 from tests.browser.player import api_view, wait_for_turn
 from tests.e2e.conftest import Served
@@ -32,15 +33,8 @@ def test_a_move_made_while_the_table_loads_is_not_missed(
 ) -> None:
     """bob moves after ann's page read the view but before it read the events: her page
     still follows the game to her turn (it follows from the view's version)."""
-    created = requests.post(
-        f"{server.base}/games",
-        json={"edition": "2019", "seats": ["human", "human"], "name": "ann", "first_player": 1},
-        timeout=10,
-    ).json()
-    game, ann_token = created["game"]["id"], created["token"]
-    bob_token = requests.post(
-        f"{server.base}/games/{game}/seats", json={"name": "bob"}, timeout=10
-    ).json()["token"]
+    game, tokens = two_humans(server.base, "2019", first_player=1)
+    ann_token, bob_token = tokens[0], tokens[1]
     assert api_view(server.base, game, bob_token)["view"]["current"] == 1
 
     def bob_moves_meanwhile(route: Route) -> None:
@@ -65,15 +59,8 @@ def test_a_move_made_while_the_table_loads_is_not_missed(
 def test_the_table_follows_the_game_by_its_event_stream(server: Served, contexts: Contexts) -> None:
     """ann's table hears bob's move over the event stream, opened with a stream ticket: no
     long poll waits, and no token is ever in an address."""
-    created = requests.post(
-        f"{server.base}/games",
-        json={"edition": "classic", "seats": ["human", "human"], "name": "ann", "first_player": 1},
-        timeout=10,
-    ).json()
-    game, ann_token = created["game"]["id"], created["token"]
-    bob_token = requests.post(
-        f"{server.base}/games/{game}/seats", json={"name": "bob"}, timeout=10
-    ).json()["token"]
+    game, tokens = two_humans(server.base, "classic", first_player=1)
+    ann_token, bob_token = tokens[0], tokens[1]
     page = contexts().page()
     addresses: list[str] = []
     page.on("request", lambda request: addresses.append(request.url))
