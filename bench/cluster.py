@@ -55,6 +55,7 @@ from events.redis_server import EmbeddedRedis, free_port
 from events.store import EventStore, Idempotency, StoredEvent
 from game.table import waiting_on
 from service.cli.help import add_command
+from service.gunicorn_conf import worker_class
 from service.serve import Child, gunicorn_command
 
 MODES = {"wait": 1, "no-wait": 0}  # LOVELETTER_APPEND_REPLICAS of each group of API processes
@@ -196,7 +197,8 @@ def run_cluster_bench(
             f" {NODE_TIMEOUT_MS} ms; cluster-require-full-coverage no",
             "queue": "a plain Redis for RQ",
             "api_processes_per_group": apis,
-            "gunicorn": f"{API_WORKERS} gthread worker x {API_THREADS} threads per process",
+            "gunicorn": f"{API_WORKERS} {worker_class} worker per process"
+            + (f" x {API_THREADS} threads" if worker_class == "gthread" else ""),
             "rq_workers": workers,
             "groups": {mode: {"LOVELETTER_APPEND_REPLICAS": r} for mode, r in MODES.items()},
             "workers_append_replicas": 1,
