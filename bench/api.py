@@ -28,7 +28,9 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from bench.store import delete_namespace
 from events.connection import connect, redis_url
+from events.redis_server import free_port
 from service.cli.help import add_command
 from service.cli.progress import Advance, no_progress, progress
 from service.gunicorn_conf import DEFAULT_THREADS, default_workers, worker_class
@@ -134,8 +136,8 @@ def run_api_bench(
     }
     try:
         with (
-            _server(BARE_APP, env, workers, threads) as bare_url,
-            _server(command_app, env, workers, threads) as command_url,
+            gunicorn_app(BARE_APP, env, workers, threads) as (bare_url, _),
+            gunicorn_app(command_app, env, workers, threads) as (command_url, _),
         ):
             bare = Side(BARE_APP, BARE_DRIVER, bare_url, games)
             commands = Side(command_app, command_driver, command_url, games)
@@ -231,8 +233,8 @@ class Side:
             requests=len(self.latencies),
             errors=self.errors,
             requests_per_second=round(len(self.latencies) / max(self.seconds, 1e-9), 1),
-            p50_ms=round(_percentile(self.latencies, 50) * 1000, 3),
-            p99_ms=round(_percentile(self.latencies, 99) * 1000, 3),
+            p50_ms=round(percentile(self.latencies, 50) * 1000, 3),
+            p99_ms=round(percentile(self.latencies, 99) * 1000, 3),
             untimed_requests=self.untimed_requests,
         )
 
@@ -270,25 +272,21 @@ def table(result: Mapping[str, Any]) -> str:
 
 
 @contextmanager
-def _server(app: str, env: Mapping[str, str], workers: int, threads: int) -> Iterator[str]:
-    """Run gunicorn with app on a free port; yield its base URL; stop it."""
-    port = _free_port()
+def gunicorn_app(
+    app: str, env: Mapping[str, str], workers: int, threads: int
+) -> Iterator[tuple[str, Child]]:
+    """Run gunicorn (our config) with app on a free port; yield its base URL and its master
+    process; stop it."""
+    port = free_port()
     with tempfile.TemporaryDirectory(prefix="loveletter-bench-metrics-") as metrics_dir:
         child_env = {**env, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
         command = gunicorn_command(app, "127.0.0.1", port, workers, threads)
         child = Child(app, command, child_env, quiet=True)
         try:
             _wait_port(port, child)
-            yield f"http://127.0.0.1:{port}"
+            yield f"http://127.0.0.1:{port}", child
         finally:
             child.stop()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _wait_port(port: int, child: Child) -> None:
@@ -303,7 +301,8 @@ def _wait_port(port: int, child: Child) -> None:
     raise RuntimeError(f"gunicorn ({child.name}) did not listen on port {port}")
 
 
-def _percentile(values: list[float], percent: int) -> float:
+def percentile(values: list[float], percent: int) -> float:
+    """The `percent`th percentile of values (0 when there are none)."""
     if not values:
         return 0.0
     if len(values) == 1:
@@ -315,9 +314,6 @@ def _delete_namespace(url: str, namespace: str) -> None:
     """Delete every key the benchmark wrote (never FLUSH)."""
     client = connect(url)
     try:
-        pipe = client.pipeline(transaction=False)
-        for key in client.scan_iter(match=f"{namespace}:*", count=1000):
-            pipe.delete(key)
-        pipe.execute()
+        delete_namespace(client, namespace)
     finally:
         client.close()

@@ -156,7 +156,7 @@ def run_store_bench(
             result["load_ms"] = measure_loads(store, load_cases, load_sizes, advance)
             result["game_stream_bytes_per_event"] = _game_bytes_per_event(store)
     finally:
-        _delete_namespace(redis_client, namespace)
+        delete_namespace(redis_client, namespace)
     print(json.dumps(result) if json_output else _table(result))
     return result
 
@@ -241,8 +241,8 @@ def _rate(step: Callable[[int], None], indexes: range) -> float:
     return len(indexes) / (time.perf_counter() - start)
 
 
-def _delete_namespace(client: RedisClient, namespace: str) -> None:
-    """Delete every key the benchmark wrote."""
+def delete_namespace(client: RedisClient, namespace: str) -> None:
+    """Delete every key a benchmark wrote in its namespace (never FLUSH)."""
     pipe = client.pipeline(transaction=False)
     for key in client.scan_iter(match=f"{namespace}:*", count=1000):
         pipe.delete(key)

@@ -20,7 +20,6 @@ import bisect
 import json
 import multiprocessing
 import os
-import tempfile
 import time
 import uuid
 from collections import defaultdict
@@ -35,6 +34,7 @@ from bench import api as bench_api
 from bench.client import JsonClient
 from bench.crowd import POLL, STREAM, Report, Waiter, describe, run_crowd
 from bench.games import GameDriver
+from bench.store import delete_namespace
 from events.connection import RedisClient, connect, redis_url
 from service.cli.help import add_command
 from service.gunicorn_conf import (
@@ -42,7 +42,7 @@ from service.gunicorn_conf import (
     default_workers,
     raise_open_files_limit,
 )
-from service.serve import Child, gunicorn_command
+from service.serve import Child
 
 TIMED_DRIVER = "bench.waiters:make_timed_driver"
 THROUGHPUT_TARGET = 0.8
@@ -170,8 +170,8 @@ def run_waiters_bench(
             held["before_waiters"] = before
             drive(without, seconds / 2, ROUNDS // 2)
     finally:
+        delete_namespace(redis, namespace)
         redis.close()
-        bench_api._delete_namespace(url, namespace)
     report: Report = held.pop("report")
     plain, loaded = without.figures(), side.figures()
     ratio = loaded.requests_per_second / max(plain.requests_per_second, 1e-9)
@@ -374,8 +374,8 @@ def _figures(values: list[float]) -> dict[str, Any]:
         return {"count": 0, "p50_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
     return {
         "count": len(ordered),
-        "p50_ms": round(bench_api._percentile(ordered, 50) * 1000, 3),
-        "p99_ms": round(bench_api._percentile(ordered, 99) * 1000, 3),
+        "p50_ms": round(bench_api.percentile(ordered, 50) * 1000, 3),
+        "p99_ms": round(bench_api.percentile(ordered, 99) * 1000, 3),
         "max_ms": round(ordered[-1] * 1000, 3),
     }
 
@@ -460,16 +460,8 @@ def _children(pid: int) -> list[int]:
 @contextmanager
 def _server(env: Mapping[str, str], workers: int) -> Iterator[Served]:
     """The real app under gunicorn (our config: gevent workers) on a free port."""
-    port = bench_api._free_port()
-    with tempfile.TemporaryDirectory(prefix="loveletter-bench-metrics-") as metrics_dir:
-        child_env = {**env, "PROMETHEUS_MULTIPROC_DIR": metrics_dir}
-        command = gunicorn_command(bench_api.COMMAND_APP, "127.0.0.1", port, workers, 1)
-        child = Child("api", command, child_env, quiet=True)
-        try:
-            bench_api._wait_port(port, child)
-            yield Served(f"http://127.0.0.1:{port}", child)
-        finally:
-            child.stop()
+    with bench_api.gunicorn_app(bench_api.COMMAND_APP, env, workers, 1) as (base_url, child):
+        yield Served(base_url, child)
 
 
 def table(result: Mapping[str, Any]) -> str:

@@ -68,7 +68,7 @@ def gunicorn_app(redis_url: str, namespace: str) -> Iterator[str]:
         "LOVELETTER_NAMESPACE": namespace,
         "LOVELETTER_QUEUE": namespace,
     }
-    with bench_api._server(bench_api.COMMAND_APP, env, 1, 4) as base_url:
+    with bench_api.gunicorn_app(bench_api.COMMAND_APP, env, 1, 4) as (base_url, _):
         yield base_url
 
 

@@ -62,7 +62,7 @@ def live_app(redis_env: str, namespace: str) -> Iterator[str]:
         "LOVELETTER_RATE_LIMIT_SEAT": bench_api.NO_LIMIT,
         "LOVELETTER_SEEDED_GAMES": "1",
     }
-    with bench_api._server(bench_api.COMMAND_APP, env, 1, 4) as base_url:
+    with bench_api.gunicorn_app(bench_api.COMMAND_APP, env, 1, 4) as (base_url, _):
         yield base_url
 
 
