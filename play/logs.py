@@ -32,6 +32,9 @@ SHARED: list[Any] = [
 ]
 
 
+CONSOLE = structlog.dev.ConsoleRenderer(colors=False, pad_event_to=0)  # lines for a terminal
+
+
 def _json(value: Any, **_: Any) -> str:
     return orjson.dumps(value, default=str).decode()
 
@@ -47,11 +50,7 @@ def use_json(log_format: str = "auto", stream: Any = None) -> bool:
 
 def formatter(json: bool) -> structlog.stdlib.ProcessorFormatter:
     """The formatter of every record: ours (from structlog) and other libraries' alike."""
-    renderer: Any
-    if json:
-        renderer = structlog.processors.JSONRenderer(serializer=_json)
-    else:
-        renderer = structlog.dev.ConsoleRenderer(colors=False, pad_event_to=0)
+    renderer: Any = structlog.processors.JSONRenderer(serializer=_json) if json else CONSOLE
     return structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=SHARED,
         processors=[
@@ -145,10 +144,7 @@ class Lines:
         if Lines.json:
             text = orjson.dumps(line, default=str).decode()
         else:
-            text = str(_CONSOLE(None, "info", line))
+            text = str(CONSOLE(None, "info", line))
         stream = self.stream or sys.stderr
         stream.write(text + "\n")
         stream.flush()
-
-
-_CONSOLE = structlog.dev.ConsoleRenderer(colors=False, pad_event_to=0)

@@ -14,6 +14,8 @@ from service.errors import ApiError
 
 IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9._~:-]{1,100}")
 VERSION = re.compile(r"[0-9]{1,18}")
+# Stream ids are 64-bit: an `after` is capped far below, past any real version (same answers).
+LAST_VERSION = 2**62
 
 
 def if_match(*, strict: bool = True) -> int | None:

@@ -14,13 +14,12 @@ from service.apidoc import operation, problems
 from service.auth import audience
 from service.blueprints.base import Blueprint
 from service.deps import context
+from service.headers import LAST_VERSION
 from service.lookup import find_game
 from service.rendering import event_json, with_etag
 from service.schemas.games import FeedQuerySchema, FeedSchema
 
 blp = Blueprint("feed", __name__, url_prefix="/games", description="Event feeds")
-# Stream ids are 64-bit: `after` is capped far below, past any real version (same answers).
-LAST_VERSION = 2**62
 
 
 @blp.route("/<game_id:game_id>/events")

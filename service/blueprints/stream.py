@@ -25,6 +25,7 @@ from service.auth import Audience, audience, request_seat_key, require_seat
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
+from service.headers import LAST_VERSION, VERSION
 from service.lookup import find_game
 from service.ratelimit import rate_limited
 from service.rendering import seen_by
@@ -32,7 +33,6 @@ from service.schemas.streams import StreamQuerySchema, StreamTicketSchema
 
 blp = Blueprint("stream", __name__, url_prefix="/games", description="Event streams")
 
-LAST_VERSION = 2**62  # as the feed: past any real version
 RETRY_MILLISECONDS = 2000  # how long a client waits before reconnecting
 BATCH = 500  # the most events sent at once (a stream from the start sends several batches)
 LAST_EVENT_ID = {
@@ -150,7 +150,7 @@ def last_event_id(after: int) -> int:
     if header is None:
         return after
     text = header.strip()
-    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+    if not VERSION.fullmatch(text):
         raise ApiError(400, "bad-last-event-id", "Bad request", "Last-Event-ID must be a version.")
     return int(text)
 
