@@ -190,16 +190,19 @@ class AppendHub:
             watch.miss()
 
     def _deliver(self, data: bytes) -> None:
-        """Hand one published append (`game\\nfirst version\\nevent\\n...`) to its watches."""
+        """Hand one published append (`game\\nfirst version\\ntime\\nevent\\n...`) to its
+        watches."""
         game, _, rest = data.partition(b"\n")
         with self._lock:
             watches = list(self._watches.get(game.decode(), ()))
         if not watches:
             return
-        first, _, body = rest.partition(b"\n")
+        first, _, rest = rest.partition(b"\n")
+        at, _, body = rest.partition(b"\n")
         append = []
         for offset, line in enumerate(body.split(b"\n")):
             event = orjson.loads(line)  # decoded once here for every waiter of the game
-            append.append(StoredEvent(int(first) + offset, event, None, None, self.decode(event)))
+            version = int(first) + offset
+            append.append(StoredEvent(version, event, None, None, self.decode(event), int(at)))
         for watch in watches:
             watch.hear(append)

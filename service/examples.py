@@ -75,7 +75,10 @@ def seat_view() -> dict[str, Any]:
 def feed() -> dict[str, Any]:
     """The first seat's feed from the start."""
     _, events = _game()
-    seen = [{"version": number, **redact(e, 0)} for number, e in enumerate(events, start=1)]
+    at = "2025-01-01T12:00:00.000Z"
+    seen = [
+        {"version": number, "at": at, **redact(e, 0)} for number, e in enumerate(events, start=1)
+    ]
     return plain({"version": len(events), "events": seen})
 
 

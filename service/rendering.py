@@ -69,13 +69,15 @@ def view_response(game_id: str, loaded: LoadedGame, who: Audience, status: int =
 
 
 def event_json(vocabulary: Vocabulary, item: StoredEvent, who: Audience) -> dict[str, Any]:
-    """A stored event as `who` may see it, with its version: an item of the feed or the stream."""
-    return seen_by(who, item.version, vocabulary.decoded(item))
+    """A stored event as `who` may see it, with its version and when it was appended: an item
+    of the feed or the stream."""
+    return seen_by(who, item, vocabulary.decoded(item))
 
 
-def seen_by(who: Audience, version: int, event: Any) -> dict[str, Any]:
-    """A (decoded) event as `who` may see it, with its version."""
-    return {"version": version, **redact(event, who.seat, everything=who.everything)}
+def seen_by(who: Audience, item: StoredEvent, event: Any) -> dict[str, Any]:
+    """A (decoded) event as `who` may see it, with its version and time."""
+    redacted = redact(event, who.seat, everything=who.everything)
+    return {"version": item.version, "at": item.at_iso, **redacted}
 
 
 def etag(version: int) -> str:

@@ -190,6 +190,6 @@ def stream_events(
                 if item.version > head:  # is the game over as of the last event sent?
                     over, head = OVER_AFTER.get(event.type, over), item.version
             yield b"".join(
-                sse.message(encode(seen_by(who, item.version, event)), event_id=item.version)
+                sse.message(encode(seen_by(who, item, event)), event_id=item.version)
                 for item, event in zip(events, decoded, strict=True)
             )
