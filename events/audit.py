@@ -77,7 +77,10 @@ def stored_from_line(line: str) -> StoredEvent:
     record = json.loads(line)
     at = record.get("at")
     return StoredEvent(
-        int(record["version"]), record["event"], record.get("meta"), at=None if at is None else int(at)
+        int(record["version"]),
+        record["event"],
+        record.get("meta"),
+        at=None if at is None else int(at),
     )
 
 

@@ -80,9 +80,7 @@ class DueSets:
                 found.append(Overdue(game_id, int(last), since, int(first) if first else None))
         return sorted(found, key=lambda item: item.since)
 
-    def postpone(
-        self, game_id: str, version: int, until: float, first: int | None = None
-    ) -> None:
+    def postpone(self, game_id: str, version: int, until: float, first: int | None = None) -> None:
         """Move the sweep's time for this game and version (only if it is still due)."""
         self.redis.zadd(self.key(game_id), {member(game_id, version, first): until}, xx=True)
 

@@ -305,7 +305,7 @@ def _step_play(table: Table | None, command: Command) -> tuple[list[Any], Table]
     if table.timed_out is not None or any(seat.timeouts for seat in table.seats):
         for event in events:  # as `evolve` counts a seat's time-outs in a row
             if type(event) in _MOVES:
-                table = _moved(table, event.seat)
+                table = _moved(table, event.seat)  # type: ignore[union-attr]
     return events, table
 
 

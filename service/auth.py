@@ -1,7 +1,9 @@
-"""Seat tokens and audiences: who is asking, and what they may see.
+"""Seat tokens, players and audiences: who is asking, and what they may see.
 
 A seat token is a random secret handed out once; only its SHA-256 is stored (in the game's
 stream) and tokens are compared in constant time. The auditor's token comes from configuration.
+A player's bearer is a player token (`plr_...`) or a JWT of the trusted issuer
+(service/jwt_auth.py); it acts for every seat its player holds.
 """
 
 from __future__ import annotations
@@ -10,14 +12,21 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
-from flask import request
+import jwt
+from flask import current_app, g, request
 
 from game.state import Phase
 from game.table import Table
-from service.deps import services
+from play.players import TOKEN_PREFIX, external_player
+from service.deps import context, services
 from service.errors import ApiError
+from service.jwt_auth import TrustedIssuer, looks_like_jwt
 from service.requestlog import note_seat
+
+ISSUER = "loveletter-jwt"  # the app's extension: its TrustedIssuer (or None)
+UNSET = object()
 
 
 def new_token() -> str:
@@ -63,9 +72,82 @@ def seat_of(table: Table, token: str | None) -> int | None:
     return found
 
 
-def require_seat(table: Table) -> int:
-    """The seat of the request's token; 401 when there is no token or it is not this game's."""
+def trusted_issuer() -> TrustedIssuer | None:
+    """The app's trusted issuer of JWTs, if one is configured."""
+    extensions = current_app.extensions
+    if ISSUER not in extensions:
+        extensions[ISSUER] = TrustedIssuer.configured(services().settings)
+    found: TrustedIssuer | None = extensions[ISSUER]
+    return found
+
+
+def request_player() -> str | None:
+    """The player id of the request's bearer (a player token or the issuer's JWT), if it names
+    one; 401 for a JWT that fails its checks. Touches the player's presence."""
+    found: Any = g.get("player", UNSET)
+    if found is not UNSET:
+        return found
+    token = bearer()
+    player = None
+    if token and looks_like_jwt(token):
+        player = _jwt_player(token)
+    elif token and token.startswith(TOKEN_PREFIX):
+        player = context().players.by_token(token)
+    g.player = player
+    if player is not None:
+        context().presence.touch(player)
+    return player
+
+
+def _jwt_player(token: str) -> str | None:
+    issuer = trusted_issuer()
+    if issuer is None:
+        return None
+    try:
+        subject = issuer.verify(token)
+    except (jwt.InvalidTokenError, jwt.PyJWKClientError) as error:
+        raise ApiError(
+            401,
+            "invalid-token",
+            "Unauthorized",
+            f"The bearer JWT was refused: {error}.",
+            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+        ) from None
+    from service.schemas.players import player_name  # the same rules as every name
+
+    name = player_name(subject.name, subject.subject)
+    return external_player(context(), subject.issuer, subject.subject, name).id
+
+
+def require_player() -> str:
+    """The request's player; 401 without one."""
+    player = request_player()
+    if player is None:
+        raise ApiError(
+            401,
+            "unauthorized",
+            "Unauthorized",
+            "Send a player token (or the trusted issuer's JWT) as `Authorization: Bearer ...`.",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return player
+
+
+def seat_of_request(table: Table, game_id: str | None = None) -> int | None:
+    """The seat the request's bearer acts for at this table: a seat token's, or the seat its
+    player holds."""
     seat = seat_of(table, bearer())
+    if seat is None:
+        player = request_player()
+        seat = None if player is None else table.seat_of_player(player)
+    elif game_id is not None and table.seats[seat].player is None:
+        context().presence.touch(f"{game_id}/{seat}")
+    return seat
+
+
+def require_seat(table: Table, game_id: str | None = None) -> int:
+    """The seat of the request's token; 401 when there is no token or it is not this game's."""
+    seat = seat_of_request(table, game_id)
     note_seat(seat)
     if seat is None:
         raise ApiError(
@@ -78,7 +160,7 @@ def require_seat(table: Table) -> int:
     return seat
 
 
-def audience(table: Table) -> Audience:
+def audience(table: Table, game_id: str | None = None) -> Audience:
     """The request's audience: the auditor or a seat see everything once the game is over."""
     token = bearer()
     over = table.game is not None and table.game.phase is Phase.OVER
@@ -94,5 +176,5 @@ def audience(table: Table) -> Audience:
         return Audience(None, everything=True)
     if token is None:
         return Audience()
-    seat = require_seat(table)
+    seat = require_seat(table, game_id)
     return Audience(seat, everything=over)

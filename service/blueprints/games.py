@@ -17,7 +17,7 @@ from service.deps import context, services
 from service.errors import ApiError
 from service.lookup import find_game
 from service.ratelimit import rate_limited
-from service.rendering import table_json, view_response, with_etag
+from service.rendering import presence_of, table_json, view_response, with_etag
 from service.requestlog import note_game, note_seat
 from service.schemas.games import (
     CreatedGameSchema,
@@ -57,16 +57,18 @@ class Games(MethodView):
     @rate_limited("lobby")
     @blp.arguments(CreateGameSchema(), example=examples.CREATE_GAME)
     @blp.response(201, CreatedGameSchema, example=examples.created())
-    @operation("createGame", game_version=True)
+    @operation("createGame", token="player-optional", game_version=True)
     @problems(422)
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game; the creator takes the first human seat and gets its secret token."""
         bots = tuple(None if seat == "human" else seat for seat in body["seats"])
         token = None
         host = None
-        if "name" in body and None in bots:
+        player = auth.request_player()
+        name = body.get("name") or _player_name(player)
+        if name is not None and None in bots:
             token = auth.new_token()
-            host = TakeSeat(bots.index(None), body["name"], auth.token_hash(token))
+            host = TakeSeat(bots.index(None), name, auth.token_hash(token), player=player)
         seed, seeded = opening_seed(body, services().settings.seeded_games)
         command = OpenTable(
             edition=body["edition"],
@@ -78,6 +80,8 @@ class Games(MethodView):
             on_timeout=body["on_timeout"],
             autostart=body["autostart"],
             host=host,
+            abandon_after=body["abandon_after"],
+            takeover_bot=body["takeover_bot"],
         )
         game_id, sent = open_table(context(), command, {"by": "creator"})
         note_game(game_id)
@@ -94,6 +98,12 @@ class Games(MethodView):
         return with_etag(response, sent.game.version)
 
 
+def _player_name(player: str | None) -> str | None:
+    """The name of the request's player, if it has one."""
+    found = None if player is None else context().players.get(player)
+    return None if found is None else found.name
+
+
 @blp.route("/<game_id:game_id>")
 class Game(MethodView):
     """One game, as the asking audience may see it."""
@@ -105,7 +115,9 @@ class Game(MethodView):
         """Without a token: the public view. With a seat's token: that seat's view and its
         legal commands. The ETag is the game's version; If-None-Match gives 304."""
         game, table = find_game(game_id)
-        return view_response(game_id, game, audience(table))
+        who = audience(table, game_id)
+        presence = presence_of(context().presence, game_id, table)
+        return view_response(game_id, game, who, presence=presence)
 
 
 @blp.route("/<game_id:game_id>/versions/<int:version>")

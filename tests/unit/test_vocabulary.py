@@ -255,7 +255,8 @@ def test_a_stream_written_before_rematch_secrets_still_verifies() -> None:
 
 def test_stored_v1_seats_and_v2_tables_read_as_today() -> None:
     """A seat taken before players existed has no player; an older table abandons after 3."""
-    seat = VOCABULARY.decode({"type": "seat_taken", "v": 1, "seat": 0, "name": "a", "token_hash": "h"})
+    stored = {"type": "seat_taken", "v": 1, "seat": 0, "name": "a", "token_hash": "h"}
+    seat = VOCABULARY.decode(stored)
     assert seat.player is None
     table = VOCABULARY.decode(
         {"type": "table_opened", "v": 2, "edition": "classic", "bots": [None, "random"],
