@@ -101,7 +101,7 @@ class PlayerStore:
     def create(self, player: Player, token: str | None = None) -> bool:
         """Write a new player's record (False when the id exists: nothing is written) and,
         given one, a token that acts for it."""
-        fields: dict[str | bytes, str | int] = {"id": player.id, "name": player.name, "kind": player.kind,
+        fields: dict[Any, Any] = {"id": player.id, "name": player.name, "kind": player.kind,
                   "created_at": repr(player.created_at), "games_abandoned": 0}  # fmt: skip
         key = self.key(player.id, "player")
         if not self.redis.hsetnx(key, "id", player.id):

@@ -393,11 +393,11 @@ def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
         raise IllegalCommand("unknown-seat", _no_seat(seat, len(table.seats)))
     if seat not in humans_open:
         raise IllegalCommand("seat-taken", f"Seat {seat} is not open to players.")
+    if command.player is not None and table.seat_of_player(command.player) is not None:
+        raise IllegalCommand("player-seated", "This player already holds a seat at this table.")
     name = command.name.strip()
     if not name or name in {s.name for s in table.seats}:
         raise IllegalCommand("name-taken", f"The name {command.name!r} is empty or taken.")
-    if command.player is not None and table.seat_of_player(command.player) is not None:
-        raise IllegalCommand("player-seated", "This player already holds a seat at this table.")
     taken = SeatTaken(seat, name, command.token_hash, command.player)
     if not autostart:
         return [taken]

@@ -61,8 +61,9 @@ def notices(game_id: str, first: int, events: Sequence[Any], after: Table) -> di
             entry = {"type": "seat_taken_over", "seat": event.seat, "bot": event.bot,
                      "reason": event.reason}  # fmt: skip
             tell(left_by, entry, abandoned=1)
-        elif isinstance(event, GameEnded):
+        elif isinstance(event, GameEnded):  # those who left it to a bot are told too
             for seat, player in enumerate(players):
+                player = player or after.seats[seat].left_by
                 entry = {"type": "game_over", "seat": seat, "winners": list(event.winners),
                          "won": seat in event.winners}  # fmt: skip
                 tell(player, entry)
