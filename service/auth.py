@@ -105,7 +105,7 @@ def _jwt_player(token: str) -> str | None:
         return None
     try:
         subject = issuer.verify(token)
-    except (jwt.InvalidTokenError, jwt.PyJWKClientError) as error:
+    except jwt.PyJWTError as error:  # a bad token, or a key its issuer lacks
         raise ApiError(
             401,
             "invalid-token",

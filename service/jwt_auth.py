@@ -77,7 +77,7 @@ class TrustedIssuer:
         return keys[0].key, KEY_ALGORITHMS
 
     def verify(self, token: str) -> Subject:
-        """The subject of a valid token; jwt.InvalidTokenError (or PyJWKClientError) if not."""
+        """The subject of a valid token; a jwt.PyJWTError if it is not one."""
         key, algorithms = self._key(token)
         claims = jwt.decode(
             token,
