@@ -101,7 +101,7 @@ def jwks_url(rsa_keys: tuple[Any, dict[str, Any]]) -> Iterator[str]:
     body = json.dumps(rsa_keys[1]).encode()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.end_headers()
