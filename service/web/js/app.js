@@ -1,6 +1,7 @@
 // The client's entry point: routes on the URL's fragment, which never holds a token.
 //   #/                       the lobby
 //   #/join/<game>            an invitation: take an open seat
+//   #/me                     my games (as this browser's player), live from the inbox
 //   #/games/<game>           the table (as your seat if this browser holds one, else watching)
 //   #/games/<game>/replay[/<version>]
 
@@ -8,12 +9,14 @@ import { says } from "./api.js";
 import { loadCatalog } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { showInvitation, showLobby } from "./lobby.js";
+import { showMyGames } from "./mygames.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
 const ROUTES = [
   [/^#?\/?$/, (root) => showLobby(root)],
   [/^#\/join\/([^/]+)$/, (root, id) => showInvitation(root, id)],
+  [/^#\/me$/, (root) => showMyGames(root)],
   [/^#\/games\/([^/]+)$/, (root, id) => showTable(root, id)],
   [/^#\/games\/([^/]+)\/replay(?:\/(\d+))?$/, (root, id, version) => showReplay(root, id, version)],
 ];

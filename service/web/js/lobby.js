@@ -5,6 +5,7 @@ import { api, says } from "./api.js";
 import { seatList } from "./board.js";
 import { botKinds, edition as editionOf, editions } from "./cards.js";
 import { h, replace } from "./dom.js";
+import { playerToken } from "./player.js";
 import { forget, heldSeats, playerName, remember, rememberName, seatAt } from "./seats.js";
 
 const REFRESH_MS = 4000;
@@ -76,7 +77,7 @@ function createForm(name, notice) {
       body.name = chosen;
     }
     try {
-      const created = await api.create(body);
+      const created = await api.create(body, playerToken());
       if (created.token) {
         remember(created.game.id, { seat: created.seat, token: created.token, name: body.name, edition: body.edition });
       }
@@ -99,7 +100,7 @@ function createForm(name, notice) {
 
 async function join(gameId, name, notice) {
   try {
-    const taken = await api.join(gameId, name);
+    const taken = await api.join(gameId, name, playerToken());
     remember(gameId, { seat: taken.seat, token: taken.token, name });
     location.hash = `#/games/${encodeURIComponent(gameId)}`;
   } catch (problem) {
