@@ -22,7 +22,9 @@ def become_guest(page: Page, base: str, name: str) -> dict[str, Any]:
     page.get_by_label("Your name").fill(name)
     page.get_by_role("button", name="Play as a guest").click()
     page.locator("#my-games").wait_for()
-    player: dict[str, Any] = json.loads(page.evaluate("() => localStorage.getItem('loveletter.player')"))
+    player: dict[str, Any] = json.loads(
+        page.evaluate("() => localStorage.getItem('loveletter.player')")
+    )
     return player
 
 
@@ -57,8 +59,8 @@ def test_my_games_follows_moves_made_in_another_browser(server: Served, contexts
         ann_page.locator(f"[data-game='{game}']").wait_for()
     items = ann_page.locator("#my-games > li")
     assert items.first.get_attribute("data-game") == games[2]  # mine to play first
-    assert [ann_page.locator(f"[data-game='{g}']").get_attribute("data-my-turn") for g in games] == [
-        "false", "false", "true"]  # fmt: skip
+    turns = [ann_page.locator(f"[data-game='{g}']").get_attribute("data-my-turn") for g in games]
+    assert turns == ["false", "false", "true"]
     assert "Waiting for bob" in ann_page.locator(f"[data-game='{games[0]}']").inner_text()
     ann_page.locator("[data-live]", has_text="Live").wait_for()
     ann_page.evaluate("() => { window.notReloaded = true; }")
