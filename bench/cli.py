@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         examples=("loveletter bench engine --seconds 3", "loveletter bench api --json"),
     )
     group = parser.add_subparsers(dest="bench", required=True, metavar="BENCH")
-    from bench import api, bots, chaos, cluster, engine, storage, store, waiters
+    from bench import api, bots, chaos, cluster, engine, inbox, storage, store, waiters
 
     engine.register(group)
     store.register_bench(group)
@@ -30,4 +30,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     storage.register_bench(group)
     cluster.register_bench(group)
     waiters.register_bench(group)
+    inbox.register_bench(group)
     chaos.register(subparsers)
