@@ -19,8 +19,8 @@ Token = Literal["required", "optional", "player", "player-optional", "none"]
 SEAT_TOKEN = "seatToken"
 PLAYER_TOKEN = "playerToken"
 SECURITY: dict[str, list[dict[str, list[str]]]] = {
-    "required": [{SEAT_TOKEN: []}, {PLAYER_TOKEN: []}],  # a seat's token, or its player's
-    "optional": [{}, {SEAT_TOKEN: []}, {PLAYER_TOKEN: []}],  # {}: a spectator is fine too
+    "required": [{SEAT_TOKEN: []}],  # a seat's token, or its player's (see SECURITY_SCHEME)
+    "optional": [{}, {SEAT_TOKEN: []}],  # {}: anonymous (a spectator) is fine too
     "player": [{PLAYER_TOKEN: []}],
     "player-optional": [{}, {PLAYER_TOKEN: []}],  # a player's seat, or a seat token alone
     "none": [],
@@ -35,8 +35,9 @@ PLAYER_SCHEME = {
 SECURITY_SCHEME = {
     "type": "http",
     "scheme": "bearer",
-    "description": "A seat's secret token, answered once by createGame or joinGame (the "
-    "operator's auditor token sees whole games once they are over).",
+    "description": "A seat's secret token, answered once by createGame or joinGame, or the "
+    "token (or trusted JWT) of the player holding the seat, which acts for every seat it holds "
+    "(the operator's auditor token sees whole games once they are over).",
 }
 REQUEST_ID = "REQUEST_ID"  # components: the X-Request-ID parameter and header
 ETAG = "ETAG"

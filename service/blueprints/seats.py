@@ -47,17 +47,7 @@ class Seats(MethodView):
         token = auth.new_token()
         find_game(game_id)
         player = auth.request_player()
-        found = None if player is None else context().players.get(player)
-        name = body.get("name") or (None if found is None else found.name)
-        if name is None:
-            raise ApiError(
-                422,
-                "validation-error",
-                "Invalid request",
-                "A name is needed to join without a player's token.",
-                errors={"json": {"name": ["Missing data for required field."]}},
-            )
-        take = TakeSeat(body.get("seat"), name, auth.token_hash(token), player=player)
+        take = TakeSeat(body.get("seat"), body["name"], auth.token_hash(token), player=player)
         sent = send_to_table(context(), game_id, take, {"by": "player"})
         table = sent.game.table
         assert table is not None
@@ -87,7 +77,7 @@ class Abandon(MethodView):
     @rate_limited("lobby", seat=request_seat_key)
     @blp.response(200, ViewSchema, example=examples.seat_view())
     @operation("abandonSeat", token="required", game_version=True)
-    @problems(401, 403, 404, 409)
+    @problems(401, 403, 404, 409, 422)
     def post(self, game_id: str, seat: int) -> Response:
         """Leave your seat of a game in play: a bot (the table's `takeover_bot`) plays it from
         now on, as everyone sees (`seat_taken_over`); a table where every person has left ends

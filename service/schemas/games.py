@@ -100,9 +100,9 @@ class CreateGameSchema(Schema):
 
 class JoinSchema(Schema):
     """Take an open human seat (the first one unless `seat` is given). With a player's token
-    as the bearer, the seat is the player's (`name` defaults to the player's)."""
+    as the bearer, the seat is also the player's."""
 
-    name = PlayerName(description="the player's name (required without a player's token)")
+    name = PlayerName(required=True, description="the player's name at this table")
     seat = seat_number("the seat to take (default: the first open one)")
 
 

@@ -51,7 +51,8 @@ def test_the_inbox_streams_live_across_processes_and_resumes_after_the_last_id(
         body = {"edition": "classic", "seats": ["human", "human"], "first_player": 1}
         created = requests.post(f"{two}/games", json=body, headers=bearer(ann), timeout=10)
         game = created.json()["game"]["id"]
-        requests.post(f"{two}/games/{game}/seats", json={}, headers=bearer(bob), timeout=10)
+        join = {"name": "bob"}
+        requests.post(f"{two}/games/{game}/seats", json=join, headers=bearer(bob), timeout=10)
         started = stream.events(1)[0]
         assert started.data["type"] == "game_started" and started.data["game"] == game
         assert started.id == started.data["id"] and started.data["seat"] == 0

@@ -96,8 +96,8 @@ OPERATIONS = {
 SEAT, PLAYER = {"seatToken": []}, {"playerToken": []}
 SECURITY = {
     "none": [],
-    "optional": [{}, SEAT, PLAYER],
-    "required": [SEAT, PLAYER],
+    "optional": [{}, SEAT],  # a seat's token, or its player's (the scheme says so)
+    "required": [SEAT],
     "player": [PLAYER],
     "player-optional": [{}, PLAYER],
 }

@@ -38,7 +38,8 @@ def game_of(base: str, ann: str, bob: str, first: int) -> str:
     created = requests.post(f"{base}/games", json=body, headers=bearer(ann), timeout=10)
     assert created.status_code == 201, created.text
     game = str(created.json()["game"]["id"])
-    joined = requests.post(f"{base}/games/{game}/seats", json={}, headers=bearer(bob), timeout=10)
+    body = {"name": "bob"}
+    joined = requests.post(f"{base}/games/{game}/seats", json=body, headers=bearer(bob), timeout=10)
     assert joined.status_code == 201, joined.text
     return game
 
