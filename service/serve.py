@@ -29,6 +29,7 @@ import redis
 from rq import Queue, Worker
 
 from events import connection
+from events.redis_server import server_version
 from play.settings import QUEUE_NAME
 from service.gunicorn_conf import DEFAULT_THREADS, default_workers, worker_class
 
@@ -172,6 +173,7 @@ def serve(options: ServeOptions) -> int:
     status = 0
     try:
         try:
+            given = bool(os.environ.get("REDIS_URL"))
             url = connection.redis_url()  # starts the embedded Redis here when REDIS_URL is unset
         except FileNotFoundError as missing:  # no redis-server to start
             print(f"loveletter serve: {missing}", file=sys.stderr)
@@ -192,7 +194,7 @@ def serve(options: ServeOptions) -> int:
         workers = [child.child for child in children[1:]]
         api_up = wait_ready(base + "/healthz", children[0].child, stop)
         if api_up and wait_workers(url, options.rq_workers, workers, stop):
-            print(banner(base, url, options), flush=True)  # last: everything is up
+            print(banner(base, redis_origin(url, given), options), flush=True)  # last: all is up
         elif not stop.is_set() and children[0].alive():
             late = (
                 "the RQ workers do not listen yet"
@@ -287,7 +289,21 @@ def wait_workers(url: str, count: int, workers: list[Child], stop: threading.Eve
         client.close()
 
 
-def banner(base: str, redis_url: str, options: ServeOptions) -> str:
+def redis_origin(url: str, given: bool) -> str:
+    """The Redis in use and where it came from: REDIS_URL, or the server serve started (which
+    one, and where its data is)."""
+    server = connection._embedded
+    if given:
+        return f"{url}   (REDIS_URL)"
+    if server is None or server.binary is None:  # another serve's, for the same data folder
+        return f"{url}   (the embedded server already running for {connection.data_dir()})"
+    return (
+        f"{url}   ({server_version(server.binary)}, started by serve from {server.binary};"
+        f" data in {server.data_dir})"
+    )
+
+
+def banner(base: str, redis: str, options: ServeOptions) -> str:
     """Where to point a browser or curl."""
     return "\n".join(
         [
@@ -295,7 +311,7 @@ def banner(base: str, redis_url: str, options: ServeOptions) -> str:
             f"  API             {base}",
             f"  docs            {base}/docs   (ReDoc: {base}/redoc, OpenAPI: {base}/openapi.json)",
             f"  health          {base}/healthz   metrics: {base}/metrics",
-            f"  redis           {redis_url}",
+            f"  redis           {redis}",
             f"  processes       gunicorn {options.workers} {worker_class} workers,"
             f" {options.rq_workers} rq worker(s) on queue '{QUEUE_NAME}'",
             f"try:  curl -s {base}/healthz",
