@@ -41,7 +41,7 @@ def readme_first_command() -> str:
     """The first shell block of the README's "The two commands": it must end by serving."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
     section = text.split(SECTION, 1)[1]
-    command = re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)[0].strip()
+    command = str(re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)[0]).strip()
     if not command.endswith("loveletter serve"):
         raise SystemExit(
             f"the README's first command no longer ends with `loveletter serve`: {command}"
@@ -96,7 +96,7 @@ def shell_script(command: str, port: int, hide: bool) -> str:
 empty=$(mktemp)
 chmod 0644 "$empty"
 for found in $(which -a {names} 2>/dev/null || true); do mount --bind "$empty" "$found"; done
-if command -v {names} >/dev/null 2>&1; then
+if which {names} >/dev/null 2>&1; then
   echo "a Redis server is still on the PATH" >&2
   exit 3
 fi
@@ -218,13 +218,14 @@ def with_suppressed_kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--without-redis-server", action="store_true")
     which.add_argument("--with-redis-server", action="store_true")
     args = parser.parse_args()
     run(hide=args.without_redis_server)
+    return 0
 
 
 if __name__ == "__main__":
