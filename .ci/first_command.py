@@ -189,6 +189,7 @@ def run(hide: bool) -> None:
                     fail(f"GET {path} answered {status}", log)
             game = play_one_move(base, log)
             during = processes_naming(str(clone))
+            redis_line = next(line for line in said.splitlines() if "  redis  " in line)
             serve.send_signal(signal.SIGINT)
             try:
                 status = serve.wait(STOP_SECONDS)
@@ -209,7 +210,7 @@ def run(hide: bool) -> None:
                 with_suppressed_kill(pid)
     seconds = time.monotonic() - started
     print(f"first command {label}: ok (game {game} played, {len(during)} processes, all gone"
-          f" after SIGINT; {seconds:.0f} s)", flush=True)  # fmt: skip
+          f" after SIGINT; {seconds:.0f} s)\n{redis_line}", flush=True)  # fmt: skip
 
 
 def with_suppressed_kill(pid: int) -> None:
