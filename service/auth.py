@@ -9,10 +9,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
 
 from flask import request
 
+from game.audiences import Audience, Reader, audience_at, seat_held
 from game.state import Phase
 from game.table import Table
 from service.deps import services
@@ -43,24 +43,12 @@ def request_seat_key() -> str | None:
     return token_hash(token) if token else None
 
 
-@dataclass(frozen=True)
-class Audience:
-    """Who is looking: a seat, a spectator (seat None), or the whole truth (`everything`)."""
-
-    seat: int | None = None
-    everything: bool = False
+__all__ = ["Audience", "Reader", "audience", "reader", "require_seat", "seat_of"]
 
 
 def seat_of(table: Table, token: str | None) -> int | None:
     """The seat this token belongs to (constant-time comparison), or None."""
-    if not token:
-        return None
-    wanted = token_hash(token)
-    found = None
-    for index, seat in enumerate(table.seats):
-        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
-            found = index
-    return found
+    return seat_held(table, token_hash(token)) if token else None
 
 
 def require_seat(table: Table) -> int:
@@ -78,8 +66,9 @@ def require_seat(table: Table) -> int:
     return seat
 
 
-def audience(table: Table) -> Audience:
-    """The request's audience: the auditor or a seat see everything once the game is over."""
+def reader(table: Table) -> Reader:
+    """Who the request is: the auditor (403 while a game is played), a seat's token (401
+    unless it holds a seat of this table), or a spectator (no token)."""
     token = bearer()
     over = table.game is not None and table.game.phase is Phase.OVER
     auditor = services().settings.auditor_token
@@ -91,8 +80,16 @@ def audience(table: Table) -> Audience:
                 "Forbidden",
                 "An auditor sees a game's whole record once the game is over.",
             )
-        return Audience(None, everything=True)
+        return Reader(auditor=True)
     if token is None:
-        return Audience()
-    seat = require_seat(table)
-    return Audience(seat, everything=over)
+        return Reader()
+    require_seat(table)
+    return Reader(token_hash(token))
+
+
+def audience(table: Table, version: int | None = None) -> Audience:
+    """The request's audience for the table as it is (or for its event at `version`): the
+    auditor, and a seat once the game that event belongs to is over, see everything."""
+    found = audience_at(table, reader(table), table.version if version is None else version)
+    assert found is not None  # reader() refused whoever may read nothing
+    return found

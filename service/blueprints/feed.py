@@ -11,12 +11,12 @@ from flask.views import MethodView
 from play.follow import follow
 from service import examples
 from service.apidoc import operation, problems
-from service.auth import audience
+from service.auth import reader
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.headers import LAST_VERSION
 from service.lookup import find_game
-from service.rendering import event_json, with_etag
+from service.rendering import events_json, turns_audience, with_etag
 from service.schemas.games import FeedQuerySchema, FeedSchema
 
 blp = Blueprint("feed", __name__, url_prefix="/games", description="Event feeds")
@@ -32,21 +32,24 @@ class Feed(MethodView):
     @problems(401, 403, 404)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events after version `after` (a seat: its own view of them; no token: public ones;
-        the seats and the auditor, once the game is over: all). With `wait`, block up to that
-        many seconds until something happens."""
+        the seats and the auditor: all of each game that is over). With `wait`, block up to
+        that many seconds until something happens."""
         ctx = context()
         after, limit = min(query["after"], LAST_VERSION), query["limit"]
         waits = query["wait"] > 0
         # A long poll watches the game before it loads it: what the load missed is heard.
         with follow(ctx, game_id, after, limit) if waits else nullcontext() as follower:
             loaded, table = find_game(game_id)
-            who = audience(table)
+            who = reader(table)
             if follower is not None and loaded.version <= after:
                 follower.caught_up()
                 stored = follower.next(query["wait"])  # waits on the append hub
+                if turns_audience(stored):  # the table changed while waiting: as it is now
+                    _, table = find_game(game_id)
+                    who = reader(table)  # 401 for a token whose seat was left meanwhile
             else:
                 stored = ctx.games.read(game_id, after + 1, after + limit)  # or the archive
-        events = [event_json(ctx.games.vocabulary, item, who) for item in stored]
+        events, _ = events_json(ctx.games.vocabulary, stored, table, who)
         head = max(loaded.version, stored[-1].version if stored else 0)
         response = jsonify({"version": head, "events": events})
         response.headers["Vary"] = "Authorization"

@@ -116,7 +116,8 @@ class Replay(MethodView):
     @operation("getGameAtVersion", token="optional", game_version=True)
     @problems(401, 403, 404)
     def get(self, game_id: str, version: int) -> Response:
-        """The view at `version` for the asking audience (everything, once the game is over)."""
+        """The view at `version` for the asking audience (everything, once the game being
+        played at that version is over)."""
         head, table = find_game(game_id)
         if not 1 <= version <= head.version:
             raise ApiError(
@@ -125,6 +126,6 @@ class Replay(MethodView):
                 "Not found",
                 f"Game {game_id} has versions 1 to {head.version}.",
             )
-        who = audience(table)
+        who = audience(table, version)
         then, _ = find_game(game_id, version)
         return view_response(game_id, then, who)
