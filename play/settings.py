@@ -4,7 +4,8 @@
 |---|---|---|
 | `REDIS_URL` | embedded server | the Redis to use (see `events.connection.redis_url`) |
 | `LOVELETTER_NAMESPACE` | `ll` | prefix of every Redis key the service writes |
-| `LOVELETTER_QUEUE` | `loveletter` | the RQ queue of bot, deadline and webhook jobs |
+| `LOVELETTER_QUEUE` | `loveletter` | the RQ queue of bot and deadline jobs |
+| `LOVELETTER_WEBHOOK_QUEUE` | `<queue>-webhooks` | the RQ queue of webhook deliveries |
 | `LOVELETTER_QUEUE_URL` | `REDIS_URL` | a plain Redis for RQ jobs when the store is a cluster |
 | `LOVELETTER_CORS_ORIGINS` | empty (CORS off) | comma-separated browser origins, or `*` |
 | `LOVELETTER_RATE_LIMIT_ADDRESS` | `600/minute` | requests per client address to a limited call |
@@ -16,7 +17,7 @@
 | `LOVELETTER_BOT_BUDGET_MS` | `150` | the search bot's thinking time per decision |
 | `LOVELETTER_WEBHOOK_ALLOW_PRIVATE` | off | allow webhooks to loopback or private addresses |
 | `LOVELETTER_WEBHOOK_RETRIES` | `5,30,120,600,3600` | seconds between webhook attempts |
-| `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a webhook call may take |
+| `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a whole webhook delivery may take |
 | `LOVELETTER_SEEDED_GAMES` | off | let `POST /games` choose `seed` (such tables say `seeded`) |
 | `LOVELETTER_LOG_FORMAT` | `auto` | `json`, `console`, or `auto` (JSON unless on a terminal) |
 | `LOVELETTER_VERBOSE` | off | gunicorn's and RQ's own INFO lines too (`serve --verbose` sets it) |
@@ -42,6 +43,7 @@ from typing import Any
 
 PREFIX = "LOVELETTER_"
 QUEUE_NAME = "loveletter"
+WEBHOOKS_SUFFIX = "-webhooks"  # the webhook queue's name is the job queue's and this
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 LIMIT_PATTERN = re.compile(r"\s*(\d+)\s*/\s*(?:(\d+)\s*s|(second|minute|hour|day))\s*")
 TRUE = ("1", "true", "yes", "on")
@@ -63,6 +65,7 @@ class Settings:
     namespace: str = "ll"
     queue: str = QUEUE_NAME
     queue_url: str | None = None
+    webhook_queue: str = ""  # "": the job queue's name and WEBHOOKS_SUFFIX
     cors_origins: tuple[str, ...] = ()
     rate_limit_address: Limit | None = Limit(600, 60)
     rate_limit_seat: Limit | None = Limit(120, 60)
@@ -86,6 +89,10 @@ class Settings:
     stream_seconds: float = 3600.0
     stream_ticket_seconds: int = 60
 
+    def __post_init__(self) -> None:
+        if not self.webhook_queue:
+            object.__setattr__(self, "webhook_queue", webhook_queue(self.queue))
+
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
         """Settings from os.environ, with overrides (same names) taking precedence."""
@@ -100,6 +107,7 @@ class Settings:
             redis_url=values.get("REDIS_URL") or None,
             namespace=str(get("NAMESPACE") or default.namespace),
             queue=str(get("QUEUE") or default.queue),
+            webhook_queue=str(get("WEBHOOK_QUEUE") or ""),
             queue_url=get("QUEUE_URL") or None,
             cors_origins=parse_origins(get("CORS_ORIGINS")),
             rate_limit_address=_limit(get("RATE_LIMIT_ADDRESS"), default.rate_limit_address),
@@ -138,6 +146,11 @@ class Settings:
                 get("STREAM_TICKET_SECONDS"), default.stream_ticket_seconds
             ),
         )
+
+
+def webhook_queue(queue: str) -> str:
+    """The default name of the webhook queue beside the job queue `queue`."""
+    return queue + WEBHOOKS_SUFFIX
 
 
 def parse_limit(text: str | Limit | None) -> Limit | None:
