@@ -6,6 +6,7 @@ stream) and tokens are compared in constant time. The auditor's token comes from
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -23,6 +24,14 @@ from service.requestlog import note_seat
 def new_token() -> str:
     """A fresh seat token (shown once to its holder)."""
     return secrets.token_urlsafe(32)
+
+
+def keyed_token(key: str, game_id: str) -> str:
+    """The seat token of a join (or a creation) sent with an Idempotency-Key: derived from the
+    key (HMAC-SHA256), so a repeated request gets the same token again while the server keeps
+    neither the token nor the key."""
+    digest = hmac.new(key.encode(), f"seat-token:{game_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def token_hash(token: str) -> str:

@@ -8,13 +8,14 @@ from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from game.table import OpenTable, TakeSeat
-from play.lobby import open_table
+from play.lobby import keyed_game_id, open_table
 from service import auth, examples
 from service.apidoc import operation, problems
 from service.auth import audience
 from service.blueprints.base import Blueprint
 from service.deps import context, services
 from service.errors import ApiError
+from service.headers import SECRET_KEY_DOC, secret_idempotency
 from service.lookup import find_game
 from service.ratelimit import rate_limited
 from service.rendering import table_json, view_response, with_etag
@@ -57,15 +58,21 @@ class Games(MethodView):
     @rate_limited("lobby")
     @blp.arguments(CreateGameSchema(), example=examples.CREATE_GAME)
     @blp.response(201, CreatedGameSchema, example=examples.created())
-    @operation("createGame", game_version=True)
-    @problems(422)
+    @operation("createGame", game_version=True, parameters=[SECRET_KEY_DOC])
+    @problems(400, 422)
     def post(self, body: dict[str, Any]) -> Response:
-        """Create a game; the creator takes the first human seat and gets its secret token."""
+        """Create a game; the creator takes the first human seat and gets its secret token.
+        With an Idempotency-Key, the same request again gets the first answer (same game,
+        same token)."""
         bots = tuple(None if seat == "human" else seat for seat in body["seats"])
+        keyed = secret_idempotency("create", body)
+        key, idempotency = (None, None) if keyed is None else keyed
+        game_id = None if key is None else keyed_game_id(key)
         token = None
         host = None
         if "name" in body and None in bots:
-            token = auth.new_token()
+            keyless = key is None or game_id is None
+            token = auth.new_token() if keyless else auth.keyed_token(str(key), str(game_id))
             host = TakeSeat(bots.index(None), body["name"], auth.token_hash(token))
         seed, seeded = opening_seed(body, services().settings.seeded_games)
         command = OpenTable(
@@ -79,7 +86,13 @@ class Games(MethodView):
             autostart=body["autostart"],
             host=host,
         )
-        game_id, sent = open_table(context(), command, {"by": "creator"})
+        game_id, sent = open_table(
+            context(),
+            command,
+            {"by": "creator"},
+            game_id=game_id,
+            idempotency=idempotency,
+        )
         note_game(game_id)
         if host is not None:
             note_seat(host.seat)
