@@ -10,6 +10,8 @@
 | `LOVELETTER_CORS_ORIGINS` | empty (CORS off) | comma-separated browser origins, or `*` |
 | `LOVELETTER_RATE_LIMIT_ADDRESS` | `600/minute` | requests per client address to a limited call |
 | `LOVELETTER_RATE_LIMIT_SEAT` | `120/minute` | requests per seat to a limited call |
+| `LOVELETTER_RATE_LIMIT_READS` | `1200/minute` | views, feeds, replays, streams per address |
+| `LOVELETTER_WAITERS_PER_ADDRESS` | `100` | open streams and long polls per address (`off`) |
 | `LOVELETTER_MAX_BODY_BYTES` | `16384` | largest accepted request body (413 above) |
 | `LOVELETTER_AUDITOR_TOKEN` | unset | bearer token of the auditor (no auditor when unset) |
 | `LOVELETTER_IDEMPOTENCY_TTL_SECONDS` | `604800` | how long an idempotency key is remembered |
@@ -69,6 +71,8 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     rate_limit_address: Limit | None = Limit(600, 60)
     rate_limit_seat: Limit | None = Limit(120, 60)
+    rate_limit_reads: Limit | None = Limit(1200, 60)  # per address, a bucket of their own
+    waiters_per_address: int | None = 100  # open streams and long polls (None: no cap)
     max_body_bytes: int = 16 * 1024
     auditor_token: str | None = None
     idempotency_ttl_seconds: int = 7 * 24 * 3600
@@ -112,6 +116,8 @@ class Settings:
             cors_origins=parse_origins(get("CORS_ORIGINS")),
             rate_limit_address=_limit(get("RATE_LIMIT_ADDRESS"), default.rate_limit_address),
             rate_limit_seat=_limit(get("RATE_LIMIT_SEAT"), default.rate_limit_seat),
+            rate_limit_reads=_limit(get("RATE_LIMIT_READS"), default.rate_limit_reads),
+            waiters_per_address=_cap(get("WAITERS_PER_ADDRESS"), default.waiters_per_address),
             max_body_bytes=_positive(get("MAX_BODY_BYTES"), default.max_body_bytes),
             auditor_token=get("AUDITOR_TOKEN") or None,
             idempotency_ttl_seconds=_positive(
@@ -179,6 +185,15 @@ def parse_origins(value: str | tuple[str, ...] | list[str] | None) -> tuple[str,
 
 def _limit(value: str | Limit | None, default: Limit | None) -> Limit | None:
     return default if value is None else parse_limit(value)
+
+
+def _cap(value: Any, default: int | None) -> int | None:
+    """A positive count, or None for `off`."""
+    if value is None or value == "":
+        return default
+    if str(value).strip().lower() in ("off", "none"):
+        return None
+    return _positive(value, 0)
 
 
 def _switch(value: Any) -> bool:

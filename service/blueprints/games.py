@@ -17,7 +17,7 @@ from service.deps import context, services
 from service.errors import ApiError
 from service.headers import SECRET_KEY_DOC, secret_idempotency
 from service.lookup import find_game
-from service.ratelimit import rate_limited
+from service.ratelimit import READS, rate_limited
 from service.rendering import table_json, view_response, with_etag
 from service.requestlog import note_game, note_seat
 from service.schemas.games import (
@@ -111,6 +111,7 @@ class Games(MethodView):
 class Game(MethodView):
     """One game, as the asking audience may see it."""
 
+    @rate_limited(READS)
     @blp.response(200, ViewSchema, example=examples.seat_view())
     @operation("getGame", token="optional", game_version=True)
     @problems(401, 403, 404)
@@ -125,6 +126,7 @@ class Game(MethodView):
 class Replay(MethodView):
     """A game as it was after any version: replay for the same audiences."""
 
+    @rate_limited(READS)
     @blp.response(200, ViewSchema, example=examples.seat_view())
     @operation("getGameAtVersion", token="optional", game_version=True)
     @problems(401, 403, 404)

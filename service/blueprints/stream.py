@@ -30,7 +30,7 @@ from service.deps import context
 from service.errors import ApiError
 from service.headers import LAST_VERSION, VERSION
 from service.lookup import find_game
-from service.ratelimit import rate_limited
+from service.ratelimit import READS, Place, limiter, rate_limited
 from service.rendering import AUDIENCE_TURNS, seen_by
 from service.schemas.streams import StreamQuerySchema, StreamTicketSchema
 
@@ -84,6 +84,7 @@ TICKET_EXAMPLE = {
 class Stream(MethodView):
     """A game's events as they happen."""
 
+    @rate_limited(READS)
     @blp.arguments(StreamQuerySchema(), location="query")
     @operation("streamEvents", token="optional", parameters=[LAST_EVENT_ID],
                responses=STREAM_RESPONSES)  # fmt: skip
@@ -102,10 +103,13 @@ class Stream(MethodView):
         if table.status == "over" and after >= loaded.version:
             return Response(status=204)
         encode: Callable[[Any], str] = current_app.json.dumps
-        events = stream_events(ctx, game_id, loaded, who, after, encode)
+        place = limiter().hold(request.remote_addr)
+        events = stream_events(ctx, game_id, loaded, who, after, encode, place)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         response = Response(events, mimetype=sse.CONTENT_TYPE, headers=headers)
         response.headers["Vary"] = "Authorization"
+        if place is not None:
+            response.call_on_close(place.release)
         return response
 
 
@@ -178,6 +182,7 @@ def stream_events(
     who: Reader,
     after: int,
     encode: Callable[[Any], str],
+    place: Place | None = None,
 ) -> Iterator[bytes]:
     """The stream's body: events after `after` as they are appended, heartbeats while quiet,
     and an `end` event once the game is over and every event was sent. It ends early when the
@@ -198,6 +203,8 @@ def stream_events(
             left = closes_at - time.monotonic()
             if left <= 0:
                 return
+            if place is not None:
+                place.renew()
             events = follower.next(min(settings.stream_heartbeat_seconds, left))
             if follower.closed:
                 return
