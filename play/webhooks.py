@@ -108,15 +108,15 @@ def _public(address: str) -> bool:
         carried = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
         if ip in NAT64:
             carried.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
-        if ip not in GLOBAL_UNICAST:  # ::a.b.c.d (IPv4-compatible) and 5f00::/16 among others
+        if ip not in GLOBAL_UNICAST and ip not in NAT64:  # ::a.b.c.d, 5f00::/16, ...
             return False
     else:
         carried = []
     registered = netaddr.IPAddress(int(ip), ip.version).is_global()
-    newer = any(ip in network for network in NEWER_THAN_LIBRARY)
+    beyond = any(ip in network for network in BEYOND_LIBRARY)
     return (
         registered
-        and not newer
+        and not beyond
         and not ip.is_multicast
         and all(inner is None or _public(str(inner)) for inner in carried)
     )
@@ -124,8 +124,12 @@ def _public(address: str) -> bool:
 
 NAT64 = ipaddress.ip_network("64:ff9b::/96")  # IPv4 addresses reached through a NAT64 gateway
 GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")  # the only IPv6 space IANA gives out
-# Special-purpose rows not globally reachable, registered after netaddr 1.3.0's tables.
-NEWER_THAN_LIBRARY = (ipaddress.ip_network("3fff::/20"),)  # documentation (RFC 9637, 2024)
+# Rows of the registries not globally reachable that netaddr's tables leave out: one
+# registered after its 1.3.0, one it drops for being deprecated (still in the registry).
+BEYOND_LIBRARY = (
+    ipaddress.ip_network("3fff::/20"),  # documentation (RFC 9637, 2024)
+    ipaddress.ip_network("192.88.99.0/24"),  # deprecated 6to4 relay anycast (RFC 7526)
+)
 BODY_KEPT_BYTES = 4096  # how much of a receiver's answer is read (then dropped)
 
 
