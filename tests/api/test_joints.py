@@ -6,7 +6,10 @@ and rematches, reads and waiters per address, and the archive's cache."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -16,6 +19,8 @@ from typing import Any
 import pytest
 import requests
 
+from events.archive import DirectoryArchive
+from events.store import DROP_SCRIPT
 from play.archive import archive_finished
 from play.context import Context
 from play.settings import Settings
@@ -285,3 +290,38 @@ def test_an_archived_game_is_decompressed_once_for_many_reads(
         gzip.decompress(path.read_bytes())
     for _ in range(3):
         assert [ann.get(p).json() for p in ("", "/events?after=0", "/versions/3")] == before
+
+
+def test_the_archive_is_durable_before_the_game_leaves_redis(
+    api: str, redis_url: str, namespace: str, tmp_path: Path
+) -> None:
+    """Finding 9: `loveletter archive` run under strace: the file, its folder, and every folder
+    made for it (each synced in its parent) are fsynced before the script that drops the game's
+    keys is sent to Redis."""
+    ann, _ = finished_game(api)
+    folder = tmp_path / "archive"  # the API's archive, which does not exist yet
+    assert not folder.exists()
+    log = tmp_path / "strace.log"
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "LOVELETTER_NAMESPACE": namespace,
+        "LOVELETTER_ARCHIVE_DIR": str(folder),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }
+    command = [
+        "strace", "-f", "-y", "-s", "200", "-o", str(log), "-e", "trace=fsync,sendto,write",
+        sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
+        "archive", "--older-than", "0",
+    ]  # fmt: skip
+    done = subprocess.run(command, env=env, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    lines = log.read_text().splitlines()
+    drop_sha = hashlib.sha1(DROP_SCRIPT.encode()).hexdigest()
+    dropped = next(i for i, line in enumerate(lines) if drop_sha in line and "EVALSHA" in line)
+    synced = [line for line in lines[:dropped] if "fsync(" in line]
+    shard = Path(DirectoryArchive(folder).path(ann.game)).parent
+    for path in (folder.parent, folder, shard):  # each new folder's parent, and the file's
+        assert any(f"<{path}>" in line for line in synced), (path, synced)
+    assert any(".part>" in line for line in synced)  # the file itself, before its rename
+    assert ann.get("").status_code == 200  # and it is served from the archive
