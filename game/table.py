@@ -37,6 +37,7 @@ class TableSeat:
     token_hash: str | None = None
     webhook: str | None = None  # where to tell this seat it must act
     webhook_secret: str | None = None  # signs those calls; never shown to anyone
+    since: int = 0  # the table's version when its player sat down (see game/audiences.py)
 
     @property
     def open(self) -> bool:
@@ -58,11 +59,14 @@ class Table:
     game: GameState | None = None
     results: tuple[tuple[int, ...], ...] = ()  # the winners of each earlier game at this table
     seeded: bool = False  # its creator chose the seed: every deal is known to them (unfair)
+    version: int = 0  # how many events the table was folded from
+    started_at: int = 0  # the version of its current game's `game_started` (0: none yet)
 
-    def with_game(self, game: GameState) -> Table:
+    def with_game(self, game: GameState, version: int) -> Table:
         """The table with its game moved on (a quick `replace`: this runs for every event)."""
         attributes = self.__dict__.copy()
         attributes["game"] = game
+        attributes["version"] = version
         new = object.__new__(Table)
         object.__setattr__(new, "__dict__", attributes)
         return new
@@ -242,7 +246,7 @@ def _step_play(table: Table | None, command: Command) -> tuple[list[Any], Table]
     if state.phase is Phase.BETWEEN_ROUNDS:
         dealt, state = step_rules(state, StartRound())
         events = [*events, *dealt]
-    return events, table.with_game(state)
+    return events, table.with_game(state, table.version + len(events))
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,13 +270,17 @@ def waiting_on(table: Table | None) -> Waiting | None:
 
 def evolve(table: Table | None, event: Any) -> Table:
     """The table after an event (table events here; rules events go to the game)."""
+    version = 1 if table is None else table.version + 1
     handler = _EVOLVERS.get(type(event))
     if handler is not None:
-        return handler(table, event)
+        return replace(handler(table, event), version=version)
     assert table is not None
-    if isinstance(event, GameStarted) and table.game is not None:
-        table = replace(table, results=(*table.results, table.game.game_winners), game=None)
-    return table.with_game(evolve_game(table.game, event))
+    if isinstance(event, GameStarted):
+        results = table.results
+        if table.game is not None:
+            results = (*results, table.game.game_winners)
+        table = replace(table, results=results, game=None, started_at=version)
+    return table.with_game(evolve_game(table.game, event), version)
 
 
 def _open(table: Table | None, command: OpenTable) -> list[Any]:
@@ -410,7 +418,7 @@ def _opened(_: None, e: TableOpened) -> Table:
 
 def _seat_taken(table: Table, e: SeatTaken) -> Table:
     seats = list(table.seats)
-    seats[e.seat] = TableSeat(None, e.name, e.token_hash)
+    seats[e.seat] = TableSeat(None, e.name, e.token_hash, since=table.version + 1)
     return replace(table, seats=tuple(seats))
 
 

@@ -6,13 +6,14 @@ stream) and tokens are compared in constant time. The auditor's token comes from
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
 
 from flask import request
 
+from game.audiences import Audience, Reader, audience_at, seat_held
 from game.state import Phase
 from game.table import Table
 from service.deps import services
@@ -23,6 +24,14 @@ from service.requestlog import note_seat
 def new_token() -> str:
     """A fresh seat token (shown once to its holder)."""
     return secrets.token_urlsafe(32)
+
+
+def keyed_token(key: str, game_id: str) -> str:
+    """The seat token of a join (or a creation) sent with an Idempotency-Key: derived from the
+    key (HMAC-SHA256), so a repeated request gets the same token again while the server keeps
+    neither the token nor the key."""
+    digest = hmac.new(key.encode(), f"seat-token:{game_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def token_hash(token: str) -> str:
@@ -43,24 +52,12 @@ def request_seat_key() -> str | None:
     return token_hash(token) if token else None
 
 
-@dataclass(frozen=True)
-class Audience:
-    """Who is looking: a seat, a spectator (seat None), or the whole truth (`everything`)."""
-
-    seat: int | None = None
-    everything: bool = False
+__all__ = ["Audience", "Reader", "audience", "reader", "require_seat", "seat_of"]
 
 
 def seat_of(table: Table, token: str | None) -> int | None:
     """The seat this token belongs to (constant-time comparison), or None."""
-    if not token:
-        return None
-    wanted = token_hash(token)
-    found = None
-    for index, seat in enumerate(table.seats):
-        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
-            found = index
-    return found
+    return seat_held(table, token_hash(token)) if token else None
 
 
 def require_seat(table: Table) -> int:
@@ -78,8 +75,9 @@ def require_seat(table: Table) -> int:
     return seat
 
 
-def audience(table: Table) -> Audience:
-    """The request's audience: the auditor or a seat see everything once the game is over."""
+def reader(table: Table) -> Reader:
+    """Who the request is: the auditor (403 while a game is played), a seat's token (401
+    unless it holds a seat of this table), or a spectator (no token)."""
     token = bearer()
     over = table.game is not None and table.game.phase is Phase.OVER
     auditor = services().settings.auditor_token
@@ -91,8 +89,16 @@ def audience(table: Table) -> Audience:
                 "Forbidden",
                 "An auditor sees a game's whole record once the game is over.",
             )
-        return Audience(None, everything=True)
+        return Reader(auditor=True)
     if token is None:
-        return Audience()
-    seat = require_seat(table)
-    return Audience(seat, everything=over)
+        return Reader()
+    require_seat(table)
+    return Reader(token_hash(token))
+
+
+def audience(table: Table, version: int | None = None) -> Audience:
+    """The request's audience for the table as it is (or for its event at `version`): the
+    auditor, and a seat once the game that event belongs to is over, see everything."""
+    found = audience_at(table, reader(table), table.version if version is None else version)
+    assert found is not None  # reader() refused whoever may read nothing
+    return found

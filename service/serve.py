@@ -1,4 +1,5 @@
-"""`loveletter serve`: gunicorn with the app, RQ worker(s), and the embedded Redis if needed.
+"""`loveletter serve`: gunicorn with the app, RQ worker(s) for bots and deadlines and for webhook
+deliveries, and the embedded Redis if needed.
 
 Children run in their own sessions (a terminal's Ctrl-C reaches only us) and get SIGTERM if we
 die. A child that exits is started again after a pause that doubles with each quick exit (1 s up
@@ -30,7 +31,7 @@ from rq import Queue, Worker
 
 from events import connection
 from events.redis_server import server_version
-from play.settings import QUEUE_NAME
+from play.settings import Settings
 from service.gunicorn_conf import DEFAULT_THREADS, default_workers, worker_class
 
 WSGI_APP = "service.wsgi:app"
@@ -53,6 +54,7 @@ class ServeOptions:
     workers: int = default_workers()
     threads: int = DEFAULT_THREADS
     rq_workers: int = 1
+    webhook_workers: int = 1  # RQ workers of the webhook queue alone
     verbose: bool = False  # gunicorn's and RQ's own INFO lines too
 
 
@@ -68,10 +70,16 @@ def gunicorn_command(app: str, host: str, port: int, workers: int, threads: int)
     ]  # fmt: skip
 
 
-def rq_worker_command(url: str) -> list[str]:
-    """The `rq worker` command line for our queue (with the scheduler, for deadlines), in our
-    structured logs (`python -m workers`)."""
-    queue = os.environ.get("LOVELETTER_QUEUE", QUEUE_NAME)
+def queues() -> tuple[str, str]:
+    """The names of the job queue (bots, deadlines) and of the webhook queue."""
+    settings = Settings.load()
+    return settings.queue, settings.webhook_queue
+
+
+def rq_worker_command(url: str, queue: str | None = None) -> list[str]:
+    """The `rq worker` command line for a queue (default: the job queue), with the scheduler
+    (for deadlines and webhook retries), in our structured logs (`python -m workers`)."""
+    queue = queue or queues()[0]
     return [
         sys.executable, "-m", "workers", "worker",
         "--url", url,
@@ -188,12 +196,17 @@ def serve(options: ServeOptions) -> int:
             WSGI_APP, options.host, options.port, options.workers, options.threads
         )
         children.append(Supervised("gunicorn", command, env))
+        jobs, hooks = queues()
         for number in range(options.rq_workers):
             children.append(Supervised(f"rq worker {number + 1}", rq_worker_command(url), env))
+        for number in range(options.webhook_workers):
+            command = rq_worker_command(url, hooks)
+            children.append(Supervised(f"rq webhook worker {number + 1}", command, env))
         base = f"http://{browser_host(options.host)}:{options.port}"
         workers = [child.child for child in children[1:]]
         api_up = wait_ready(base + "/healthz", children[0].child, stop)
-        if api_up and wait_workers(url, options.rq_workers, workers, stop):
+        wanted = {jobs: options.rq_workers, hooks: options.webhook_workers}
+        if api_up and wait_workers(url, wanted, workers, stop):
             print(banner(base, redis_origin(url, given), options), flush=True)  # last: all is up
         elif not stop.is_set() and children[0].alive():
             late = (
@@ -270,18 +283,22 @@ def wait_ready(url: str, child: Child, stop: threading.Event) -> bool:
     return False
 
 
-def wait_workers(url: str, count: int, workers: list[Child], stop: threading.Event) -> bool:
-    """True once `count` RQ workers listen on our queue; False if one exits, we're stopped, or
-    time runs out."""
+def wait_workers(
+    url: str, wanted: Mapping[str, int], workers: list[Child], stop: threading.Event
+) -> bool:
+    """True once as many RQ workers as `wanted` says listen on each queue; False if one exits,
+    we're stopped, or time runs out."""
     client = redis.Redis.from_url(url, socket_timeout=connection.COMMAND_TIMEOUT_SECONDS)
-    queue = Queue(os.environ.get("LOVELETTER_QUEUE", QUEUE_NAME), connection=client)
     deadline = time.monotonic() + READY_TIMEOUT_SECONDS
     try:
         while time.monotonic() < deadline and not stop.is_set():
             if not all(worker.alive() for worker in workers):
                 return False
             with contextlib.suppress(redis.RedisError, OSError):
-                if Worker.count(queue=queue) >= count:
+                if all(
+                    Worker.count(queue=Queue(name, connection=client)) >= count
+                    for name, count in wanted.items()
+                ):
                     return True
             stop.wait(0.1)
         return False
@@ -313,7 +330,8 @@ def banner(base: str, redis: str, options: ServeOptions) -> str:
             f"  health          {base}/healthz   metrics: {base}/metrics",
             f"  redis           {redis}",
             f"  processes       gunicorn {options.workers} {worker_class} workers,"
-            f" {options.rq_workers} rq worker(s) on queue '{QUEUE_NAME}'",
+            f" {options.rq_workers} rq worker(s) on queue '{queues()[0]}',"
+            f" {options.webhook_workers} on '{queues()[1]}'",
             f"try:  curl -s {base}/healthz",
             "Ctrl-C stops everything.",
         ]

@@ -58,13 +58,18 @@ def test_serve_refuses_a_port_in_use() -> None:
     assert not port_taken("127.0.0.1", port)  # free again once the listener is closed
 
 
+def job_worker(command_line: str) -> bool:
+    """Whether a process is serve's RQ worker of bots and deadlines (not of webhooks)."""
+    return "-m workers worker" in command_line and not command_line.strip().endswith("-webhooks")
+
+
 @pytest.mark.slow
 def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) -> None:
     """SIGKILL serve's RQ worker twice: each time it is started again (after a pause), the API
     answers throughout, and a bot game still plays through to its end."""
     served = serve("--workers", "1", "--threads", "2")
     for _ in range(2):
-        worker = next(pid for pid, line in served.children.items() if "-m workers worker" in line)
+        worker = next(pid for pid, line in served.children.items() if job_worker(line))
         os.kill(worker, signal.SIGKILL)
         deadline = time.monotonic() + 15
         while True:
@@ -72,7 +77,7 @@ def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) ->
             workers = [
                 pid
                 for pid, line in descendants(served.process.pid).items()
-                if "-m workers worker" in line and pid != worker
+                if job_worker(line) and pid != worker
             ]
             if workers:
                 break
