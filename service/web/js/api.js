@@ -15,6 +15,9 @@ export class Problem extends Error {
   }
 }
 
+/** The service could not be reached (no answer at all). */
+export class NetworkError extends Error {}
+
 async function call(method, path, { token, body, headers = {}, signal } = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers }, signal, cache: "no-store" };
   if (token) init.headers.Authorization = `Bearer ${token}`;
@@ -22,7 +25,13 @@ async function call(method, path, { token, body, headers = {}, signal } = {}) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new NetworkError(error.message);
+  }
   const text = await response.text();
   let data = null;
   try {
@@ -41,7 +50,11 @@ const NAMED_CARDS = ["guard", "handmaid", "countess", "chancellor", "bishop", "s
  *  problem's slug (`problem.<slug>`, with the problem's members and `words` as parameters);
  *  for a slug newer than this page, the service's own `detail`; for a lost connection, that. */
 export function says(error, words = {}) {
-  if (!(error instanceof Problem)) return t("app.network");
+  if (error instanceof NetworkError) return t("app.network");
+  if (!(error instanceof Problem)) {
+    console.error(error); // a fault of the page itself
+    return t("app.fault");
+  }
   const key = `problem.${error.slug}`;
   if (!has(key)) return error.detail;
   const values = { status: error.status };

@@ -23,10 +23,16 @@ const ROUTES = [
 let leaving = null; // stops the current page's live updates or timers
 let shown = 0;
 
+/** The page's language: the one chosen before or the browser's (English if its catalogue
+ *  can't be read). Every page waits for it. */
+const speaking = useLanguage(preferredLanguage()).catch(() => useLanguage(DEFAULT_LANGUAGE));
+
 async function route() {
   leaving?.();
   leaving = null;
   const page = ++shown;
+  await speaking;
+  if (page !== shown) return; // the reader moved on meanwhile
   // Each page draws into its own element: one still loading when the reader moves on draws
   // into an element no longer on the page.
   const root = h("div");
@@ -72,10 +78,5 @@ window.addEventListener("hashchange", () => {
   document.getElementById("main").focus({ preventScroll: true });
 });
 
-try {
-  await useLanguage(preferredLanguage());
-} catch {
-  await useLanguage(DEFAULT_LANGUAGE); // the chosen language's catalogue could not be read
-}
-languageMenu();
+speaking.then(languageMenu);
 route();

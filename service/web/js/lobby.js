@@ -127,8 +127,9 @@ async function leave(gameId, notice, done) {
   }
 }
 
-/** "3 minutes ago", with the exact time as a tooltip. */
+/** "3 minutes ago", with the exact time as a tooltip (nothing for an unknown time). */
 function when(milliseconds) {
+  if (!Number.isFinite(milliseconds)) return null;
   return h("time", { datetime: new Date(milliseconds).toISOString(), title: formatDateTime(milliseconds) },
     formatRelative(milliseconds));
 }
@@ -194,7 +195,7 @@ export async function showLobby(root) {
         ? h("ul", {}, held.map(([id, seat]) => h("li", {},
           h("a", { href: `#/games/${encodeURIComponent(id)}` },
             t("lobby.mine.game", { edition: seat.edition ? editionName(seat.edition) : "unknown", game: id })),
-          " ", t("lobby.mine.as", { name: seat.name }), " · ", when(seat.at), " · ",
+          " ", t("lobby.mine.as", { name: seat.name }), " · ", when(seat.at) && [when(seat.at), " · "],
           h("a", { href: `#/games/${encodeURIComponent(id)}/replay`, "aria-label": t("lobby.replay.label", { game: id }) }, t("lobby.replay")))))
         : h("p", { class: "muted" }, t("lobby.mine.none"))));
   }
