@@ -175,3 +175,20 @@ def test_any_language_input_is_an_answer_or_a_problem(
         assert answer.headers["Content-Language"] in ("en", "ja", "ko", "vi")
     else:
         assert answer.mimetype == "application/problem+json"
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+def test_each_countess_names_the_cards_that_force_her_in_that_edition(
+    client: FlaskClient, language: str
+) -> None:
+    """A source's sentence that tells another rule than the edition's is not used as it is
+    (the Vietnamese guide's Countess forgets the Princess of the classic edition)."""
+    body = client.get(f"/editions?lang={language}").get_json()
+    for shown in body["editions"]:
+        rules = EDITIONS[shown["id"]]
+        cards = {card["card"]: card for card in shown["cards"]}
+        text = cards["countess"]["effect"]
+        for forcing in ("king", "prince", "princess"):
+            named = cards[forcing]["name"] in text
+            expected = forcing in rules.cards["countess"].must_play_beside[rules.id]
+            assert named == expected, (language, rules.id, forcing, text)

@@ -130,7 +130,7 @@ async function leave(gameId, notice, done) {
 /** "3 minutes ago", with the exact time as a tooltip (nothing for an unknown time). */
 function when(milliseconds) {
   if (!Number.isFinite(milliseconds)) return null;
-  return h("time", { datetime: new Date(milliseconds).toISOString(), title: formatDateTime(milliseconds) },
+  return h("time", { datetime: new Date(milliseconds).toISOString(), title: formatDateTime(milliseconds), "data-at": milliseconds },
     formatRelative(milliseconds));
 }
 
@@ -151,9 +151,12 @@ export async function showLobby(root) {
     ]);
     const tables = await Promise.all(open.games.map((game) =>
       api.game(game.id, seatAt(game.id)?.token).then((found) => found.game).catch(() => null)));
-    const minute = Math.floor(Date.now() / 60000); // "3 minutes ago" is drawn again each minute
-    const state = JSON.stringify([tables, playing.games, over.games, heldSeats(), minute]);
-    if (state === shown) return;
+    const state = JSON.stringify([tables, playing.games.map((g) => g.id), over.games.map((g) => g.id), heldSeats()]);
+    if (state === shown) {
+      // Only the times move on: "3 minutes ago" becomes "4 minutes ago", the focus stays put.
+      for (const time of root.querySelectorAll("time[data-at]")) time.textContent = formatRelative(Number(time.dataset.at));
+      return;
+    }
     shown = state;
     const games = tables.filter(Boolean);
     replace(openList, games.length
