@@ -44,7 +44,7 @@ async function call(method, path, { token, body, headers = {}, signal } = {}) {
 }
 
 // Cards a refusal may name; the table passes their names in its edition (cards.cardWords).
-const NAMED_CARDS = ["guard", "handmaid", "countess", "chancellor", "bishop", "sycophant"];
+export const NAMED_CARDS = ["guard", "handmaid", "countess", "chancellor", "bishop", "sycophant"];
 
 /** What went wrong, in a sentence of the page's language: the catalogue's message for the
  *  problem's slug (`problem.<slug>`, with the problem's members and `words` as parameters);

@@ -1,7 +1,7 @@
 // The editions and their cards in words (GET /editions?lang=, in the page's language), loaded
 // once per language, and how to name things.
 
-import { api } from "./api.js";
+import { api, NAMED_CARDS } from "./api.js";
 import { currentLanguage, has, t } from "./i18n.js";
 
 const loading = new Map(); // language -> Promise of the catalog
@@ -59,7 +59,7 @@ export function theCard(editionId, id) {
 
 /** The cards a refusal may name, cited in this edition's words (for api.says). */
 export function cardWords(editionId) {
-  return Object.fromEntries(["guard", "handmaid", "countess", "chancellor", "bishop", "sycophant"]
+  return Object.fromEntries(NAMED_CARDS
     .filter((id) => edition(editionId)?.byCard.has(id)).map((id) => [id, theCard(editionId, id)]));
 }
 
