@@ -30,6 +30,8 @@ REQUEST_SLUGS = {
     "bad-if-match": "If-Match is not a game version",
     "idempotency-key-required": "a command without Idempotency-Key",
     "idempotency-key-reused": "this Idempotency-Key was used with another request",
+    "idempotency-key-too-short": "a create or join key must be at least 32 characters",
+    "too-many-waiters": "too many open streams and long polls from this address",
     "bad-last-event-id": "Last-Event-ID is not a version",
     "game-not-found": "no such game",
     "version-not-found": "the game has no such version",
