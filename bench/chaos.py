@@ -277,6 +277,8 @@ class Stack:
             "LOVELETTER_NAMESPACE": self.namespace,
             "LOVELETTER_QUEUE": self.namespace,
             "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
+            "LOVELETTER_RATE_LIMIT_READS": "off",
+            "LOVELETTER_WAITERS_PER_ADDRESS": "off",
             "LOVELETTER_RATE_LIMIT_SEAT": "off",
             "LOVELETTER_BOT_BUDGET_MS": "20",
             "PYTHONPATH": str(Path(play.__file__).resolve().parents[1]),

@@ -152,6 +152,8 @@ def run_waiters_bench(
         "REDIS_URL": url,
         "LOVELETTER_NAMESPACE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
+        "LOVELETTER_RATE_LIMIT_READS": "off",
+        "LOVELETTER_WAITERS_PER_ADDRESS": "off",
         "LOVELETTER_RATE_LIMIT_SEAT": bench_api.SEAT_LIMIT,
         "LOVELETTER_SEEDED_GAMES": "1",
     }

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -20,7 +21,15 @@ from events.index import RebuildReport as IndexReport
 from events.recent import Recent
 from events.schemas import schema_for
 from events.snapshots import SnapshotStore
-from events.store import AppendResult, EventStore, Idempotency, StoredEvent
+from events.store import (
+    AppendResult,
+    EventStore,
+    Idempotency,
+    Remembered,
+    StoredEvent,
+    idempotency_name,
+    parse_remembered,
+)
 from events.vocabulary import VOCABULARY, Vocabulary
 from game.state import GameState, Knowledge
 from game.table import STATUSES, Table, TableSeat, evolve
@@ -135,6 +144,17 @@ class GameRepository:
             return stored
         return [] if self.store.exists(game_id) else self._archived(game_id, start, end)
 
+    def recall(self, game_id: str, idempotency: Idempotency) -> Remembered | None:
+        """What an append with this idempotency key wrote, while it is remembered: by Redis,
+        or by the archive once the game left Redis with its keys."""
+        seen = self.store.recall(game_id, idempotency)
+        if seen is not None or self.archive is None or self.store.exists(game_id):
+            return seen
+        kept = self.archive.get_keys(game_id).get(idempotency_name(idempotency))
+        if kept is None or kept[1] <= time.time():
+            return None
+        return parse_remembered(kept[0])
+
     def version(self, game_id: str) -> int:
         """The game's version (0: no such game)."""
         version = self.store.version(game_id)
@@ -201,6 +221,8 @@ class GameRepository:
         if result.status == "conflict" and result.current_version == 0 < before.version:
             archived = self._archived(game_id)
             if archived and self.store.restore(game_id, archived):
+                assert self.archive is not None
+                self.store.restore_keys(game_id, self.archive.get_keys(game_id))
                 result = append()
         if not result.ok:
             return Appended(result)
@@ -235,6 +257,7 @@ class GameRepository:
             return "not-over"
         if last_recorded_at(stored) >= ended_before:
             return "recent"
+        self.archive.put_keys(game_id, self.store.idempotency_keys(game_id))
         self.archive.put(game_id, (export_line(item) for item in stored))
         if not self.store.drop(game_id, stored[-1].version):
             return "changed"

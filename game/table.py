@@ -52,6 +52,7 @@ class TableSeat:
     player: str | None = None  # the player holding the seat (None: a seat token alone)
     timeouts: int = 0  # the seat's turns timed out in a row
     left_by: str | None = None  # who left it to a bot: their player id ("" without one)
+    since: int = 0  # the table's version when its player sat down (see game/audiences.py)
 
     @property
     def open(self) -> bool:
@@ -76,11 +77,14 @@ class Table:
     abandon_after: int = ABANDON_AFTER  # turns timed out in a row that abandon a seat
     takeover_bot: str = TAKEOVER_BOT  # the bot that takes over an abandoned seat
     timed_out: int | None = None  # the seat whose move is being made for it (a time-out)
+    version: int = 0  # how many events the table was folded from
+    started_at: int = 0  # the version of its current game's `game_started` (0: none yet)
 
-    def with_game(self, game: GameState) -> Table:
+    def with_game(self, game: GameState, version: int) -> Table:
         """The table with its game moved on (a quick `replace`: this runs for every event)."""
         attributes = self.__dict__.copy()
         attributes["game"] = game
+        attributes["version"] = version
         new = object.__new__(Table)
         object.__setattr__(new, "__dict__", attributes)
         return new
@@ -301,7 +305,7 @@ def _step_play(table: Table | None, command: Command) -> tuple[list[Any], Table]
     if state.phase is Phase.BETWEEN_ROUNDS:
         dealt, state = step_rules(state, StartRound())
         events = [*events, *dealt]
-    table = table.with_game(state)
+    table = table.with_game(state, table.version + len(events))
     if table.timed_out is not None or any(seat.timeouts for seat in table.seats):
         for event in events:  # as `evolve` counts a seat's time-outs in a row
             if type(event) in _MOVES:
@@ -330,15 +334,19 @@ def waiting_on(table: Table | None) -> Waiting | None:
 
 def evolve(table: Table | None, event: Any) -> Table:
     """The table after an event (table events here; rules events go to the game)."""
+    version = 1 if table is None else table.version + 1
     handler = _EVOLVERS.get(type(event))
     if handler is not None:
-        return handler(table, event)
+        return replace(handler(table, event), version=version)
     assert table is not None
     if type(event) in _MOVES:
         table = _moved(table, event.seat)
-    if isinstance(event, GameStarted) and table.game is not None:
-        table = replace(table, results=(*table.results, table.game.game_winners), game=None)
-    return table.with_game(evolve_game(table.game, event))
+    if isinstance(event, GameStarted):
+        results = table.results
+        if table.game is not None:
+            results = (*results, table.game.game_winners)
+        table = replace(table, results=results, game=None, started_at=version)
+    return table.with_game(evolve_game(table.game, event), version)
 
 
 def _open(table: Table | None, command: OpenTable) -> list[Any]:
@@ -516,7 +524,7 @@ def _opened(_: None, e: TableOpened) -> Table:
 
 def _seat_taken(table: Table, e: SeatTaken) -> Table:
     seats = list(table.seats)
-    seats[e.seat] = TableSeat(None, e.name, e.token_hash, player=e.player)
+    seats[e.seat] = TableSeat(None, e.name, e.token_hash, player=e.player, since=table.version + 1)
     return replace(table, seats=tuple(seats))
 
 
@@ -524,7 +532,7 @@ def _seat_taken_over(table: Table, e: SeatTakenOver) -> Table:
     seats = list(table.seats)
     held = seats[e.seat]
     left_by = "" if held.player is None else held.player
-    seats[e.seat] = TableSeat(e.bot, held.name, left_by=left_by)
+    seats[e.seat] = TableSeat(e.bot, held.name, left_by=left_by, since=held.since)
     timed_out = None if table.timed_out == e.seat else table.timed_out
     return replace(table, seats=tuple(seats), timed_out=timed_out)
 

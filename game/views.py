@@ -132,11 +132,14 @@ def redact(event: Any, seat: int | None, *, everything: bool = False) -> dict[st
     """An event as `seat` may see it (None: a spectator); hidden cards become None.
 
     `everything` shows all but the table's secrets (token hashes, webhook secrets), which
-    never leave the server.
+    never leave the server, and what only its own seat sees (a webhook's URL).
     """
     data = event_fields(event)
     for name in _NEVER_SHOWN.get(type(event), ()):
         data[name] = None
+    own = _OWN.get(type(event))
+    if own is not None:
+        own[1](data, seat)
     private = _PRIVATE.get(type(event))
     if private is not None and not everything:
         private[1](data, seat)
@@ -147,7 +150,8 @@ def hidden_fields(event_type: type) -> tuple[str, ...]:
     """The fields of an event type that some audience sees hidden: None, or for a tuple, a
     tuple of Nones (what `redact` may do to them)."""
     private = _PRIVATE.get(event_type, ((), None))[0]
-    return (*_NEVER_SHOWN.get(event_type, ()), *private)
+    own = _OWN.get(event_type, ((), None))[0]
+    return (*_NEVER_SHOWN.get(event_type, ()), *own, *private)
 
 
 def _hidden(value: Any) -> Any:
@@ -186,10 +190,15 @@ _NEVER_SHOWN: dict[type, tuple[str, ...]] = {
     table.WebhookSet: ("secret",),
 }
 
+# Fields only their own seat sees, even once the game is over: a webhook's URL often carries
+# a secret in its path.
+_OWN: dict[type, tuple[tuple[str, ...], Hide]] = {
+    table.WebhookSet: _unless("seat", hidden=("url",)),
+}
+
 # Per event type: the fields some audience sees hidden, and how they are hidden.
 _PRIVATE: dict[type, tuple[tuple[str, ...], Hide]] = {
     table.TableOpened: (("seed",), _game_started),
-    table.WebhookSet: _unless("seat", hidden=("url",)),
     ev.GameStarted: (("seed",), _game_started),
     ev.RoundStarted: (("hands", "set_aside", "deck", "salt"), _round_started),
     ev.TurnStarted: _unless("seat", hidden=("card",)),

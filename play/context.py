@@ -39,6 +39,12 @@ class Context:
         return AppendHub(store.redis, store.namespace)
 
     @cached_property
+    def webhook_queue(self) -> Queue:
+        """The queue of webhook deliveries, apart from bots and deadlines (workers of its own),
+        so that a slow receiver never delays a move."""
+        return Queue(self.settings.webhook_queue, connection=self.queue.connection)
+
+    @cached_property
     def tickets(self) -> StreamTickets:
         """The games' stream tickets."""
         store = self.games.store

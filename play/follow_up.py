@@ -24,6 +24,7 @@ DEADLINE_GRACE_SECONDS = 2.0  # how late a deadline job may start before a sweep
 BOT_TURN = "workers.jobs.bot_turn"
 TURN_DEADLINE = "workers.jobs.turn_deadline"
 DELIVER_WEBHOOK = "workers.jobs.deliver_webhook"
+WEBHOOK_JOB_MARGIN_SECONDS = 10  # RQ ends a delivery job this long after its own deadline
 
 
 def sweep_time(table: Table | None, now: float) -> float | None:
@@ -61,7 +62,9 @@ def schedule(ctx: Context, game_id: str, game: LoadedGame, now: float) -> None:
         retries = ctx.settings.webhook_retries
         retry = Retry(max=len(retries), interval=list(retries))
         key = job_id(ctx, "hook", game_id, game.version)
-        _enqueue(ctx, DELIVER_WEBHOOK, key, game_id, game, waiting, retry=retry)
+        timeout = math.ceil(ctx.settings.webhook_timeout) + WEBHOOK_JOB_MARGIN_SECONDS
+        _enqueue(ctx, DELIVER_WEBHOOK, key, game_id, game, waiting, retry=retry,
+                 queue=ctx.webhook_queue, job_timeout=timeout)  # fmt: skip
 
 
 def reschedule(ctx: Context, game_id: str, game: LoadedGame) -> bool:
@@ -100,15 +103,21 @@ def _enqueue(
     *,
     at: datetime | None = None,
     retry: Retry | None = None,
+    queue: Queue | None = None,
+    job_timeout: int | None = None,
 ) -> bool:
-    """Enqueue a job once per id (now, or at `at`); False when that job exists already."""
+    """Enqueue a job once per id (now, or at `at`) on `queue` (default: the job queue); False
+    when that job exists already."""
     args = (game_id, game.version, waiting.seat)
     options: dict[str, Any] = {"job_id": key, "unique": True, "retry": retry}
+    if job_timeout is not None:
+        options["job_timeout"] = job_timeout
+    queue = queue or ctx.queue
     try:
         if at is None:
-            ctx.queue.enqueue(function, *args, **options)
+            queue.enqueue(function, *args, **options)
         else:
-            ctx.queue.enqueue_at(at, function, *args, **options)
+            queue.enqueue_at(at, function, *args, **options)
     except DuplicateJobError:
         return False
     return True

@@ -128,9 +128,18 @@ def _first_answer(
     ctx: Context, game_id: str, idempotency: Idempotency | None, current_version: int
 ) -> Sent:
     """The answer of the key's first append, if it made one; else the version is stale."""
-    seen = None if idempotency is None else ctx.games.store.recall(game_id, idempotency)
-    if seen is None or idempotency is None:
+    sent = None if idempotency is None else first_answer(ctx, game_id, idempotency)
+    if sent is None:
         raise StaleVersion(current_version)
+    return sent
+
+
+def first_answer(ctx: Context, game_id: str, idempotency: Idempotency) -> Sent | None:
+    """The answer of the key's first append, if it is remembered (in Redis, or in the archive
+    with its game); KeyReused when it was made by another request."""
+    seen = ctx.games.recall(game_id, idempotency)
+    if seen is None:
+        return None
     status = "duplicate" if seen.fingerprint == idempotency.fingerprint else "key-reused"
     return _remembered(ctx, game_id, status, seen.first_version, seen.last_version)
 

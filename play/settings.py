@@ -4,11 +4,14 @@
 |---|---|---|
 | `REDIS_URL` | embedded server | the Redis to use (see `events.connection.redis_url`) |
 | `LOVELETTER_NAMESPACE` | `ll` | prefix of every Redis key the service writes |
-| `LOVELETTER_QUEUE` | `loveletter` | the RQ queue of bot, deadline and webhook jobs |
+| `LOVELETTER_QUEUE` | `loveletter` | the RQ queue of bot and deadline jobs |
+| `LOVELETTER_WEBHOOK_QUEUE` | `<queue>-webhooks` | the RQ queue of webhook deliveries |
 | `LOVELETTER_QUEUE_URL` | `REDIS_URL` | a plain Redis for RQ jobs when the store is a cluster |
 | `LOVELETTER_CORS_ORIGINS` | empty (CORS off) | comma-separated browser origins, or `*` |
 | `LOVELETTER_RATE_LIMIT_ADDRESS` | `600/minute` | requests per client address to a limited call |
 | `LOVELETTER_RATE_LIMIT_SEAT` | `120/minute` | requests per seat to a limited call |
+| `LOVELETTER_RATE_LIMIT_READS` | `1200/minute` | views, feeds, replays, streams per address |
+| `LOVELETTER_WAITERS_PER_ADDRESS` | `100` | open streams and long polls per address (`off`) |
 | `LOVELETTER_MAX_BODY_BYTES` | `16384` | largest accepted request body (413 above) |
 | `LOVELETTER_AUDITOR_TOKEN` | unset | bearer token of the auditor (no auditor when unset) |
 | `LOVELETTER_IDEMPOTENCY_TTL_SECONDS` | `604800` | how long an idempotency key is remembered |
@@ -16,7 +19,7 @@
 | `LOVELETTER_BOT_BUDGET_MS` | `150` | the search bot's thinking time per decision |
 | `LOVELETTER_WEBHOOK_ALLOW_PRIVATE` | off | allow webhooks to loopback or private addresses |
 | `LOVELETTER_WEBHOOK_RETRIES` | `5,30,120,600,3600` | seconds between webhook attempts |
-| `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a webhook call may take |
+| `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a whole webhook delivery may take |
 | `LOVELETTER_SEEDED_GAMES` | off | let `POST /games` choose `seed` (such tables say `seeded`) |
 | `LOVELETTER_LOG_FORMAT` | `auto` | `json`, `console`, or `auto` (JSON unless on a terminal) |
 | `LOVELETTER_VERBOSE` | off | gunicorn's and RQ's own INFO lines too (`serve --verbose` sets it) |
@@ -49,6 +52,7 @@ from typing import Any
 
 PREFIX = "LOVELETTER_"
 QUEUE_NAME = "loveletter"
+WEBHOOKS_SUFFIX = "-webhooks"  # the webhook queue's name is the job queue's and this
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 LIMIT_PATTERN = re.compile(r"\s*(\d+)\s*/\s*(?:(\d+)\s*s|(second|minute|hour|day))\s*")
 TRUE = ("1", "true", "yes", "on")
@@ -70,9 +74,12 @@ class Settings:
     namespace: str = "ll"
     queue: str = QUEUE_NAME
     queue_url: str | None = None
+    webhook_queue: str = ""  # "": the job queue's name and WEBHOOKS_SUFFIX
     cors_origins: tuple[str, ...] = ()
     rate_limit_address: Limit | None = Limit(600, 60)
     rate_limit_seat: Limit | None = Limit(120, 60)
+    rate_limit_reads: Limit | None = Limit(1200, 60)  # per address, a bucket of their own
+    waiters_per_address: int | None = 100  # open streams and long polls (None: no cap)
     max_body_bytes: int = 16 * 1024
     auditor_token: str | None = None
     idempotency_ttl_seconds: int = 7 * 24 * 3600
@@ -100,6 +107,10 @@ class Settings:
     jwt_issuer: str | None = None
     jwt_audience: str | None = None
 
+    def __post_init__(self) -> None:
+        if not self.webhook_queue:
+            object.__setattr__(self, "webhook_queue", webhook_queue(self.queue))
+
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
         """Settings from os.environ, with overrides (same names) taking precedence."""
@@ -114,10 +125,13 @@ class Settings:
             redis_url=values.get("REDIS_URL") or None,
             namespace=str(get("NAMESPACE") or default.namespace),
             queue=str(get("QUEUE") or default.queue),
+            webhook_queue=str(get("WEBHOOK_QUEUE") or ""),
             queue_url=get("QUEUE_URL") or None,
             cors_origins=parse_origins(get("CORS_ORIGINS")),
             rate_limit_address=_limit(get("RATE_LIMIT_ADDRESS"), default.rate_limit_address),
             rate_limit_seat=_limit(get("RATE_LIMIT_SEAT"), default.rate_limit_seat),
+            rate_limit_reads=_limit(get("RATE_LIMIT_READS"), default.rate_limit_reads),
+            waiters_per_address=_cap(get("WAITERS_PER_ADDRESS"), default.waiters_per_address),
             max_body_bytes=_positive(get("MAX_BODY_BYTES"), default.max_body_bytes),
             auditor_token=get("AUDITOR_TOKEN") or None,
             idempotency_ttl_seconds=_positive(
@@ -163,6 +177,11 @@ class Settings:
         )
 
 
+def webhook_queue(queue: str) -> str:
+    """The default name of the webhook queue beside the job queue `queue`."""
+    return queue + WEBHOOKS_SUFFIX
+
+
 def parse_limit(text: str | Limit | None) -> Limit | None:
     """A Limit from `N/minute` (etc.); None for `off`, `none` or `0`."""
     if text is None or isinstance(text, Limit):
@@ -189,6 +208,15 @@ def parse_origins(value: str | tuple[str, ...] | list[str] | None) -> tuple[str,
 
 def _limit(value: str | Limit | None, default: Limit | None) -> Limit | None:
     return default if value is None else parse_limit(value)
+
+
+def _cap(value: Any, default: int | None) -> int | None:
+    """A positive count, or None for `off`."""
+    if value is None or value == "":
+        return default
+    if str(value).strip().lower() in ("off", "none"):
+        return None
+    return _positive(value, 0)
 
 
 def _switch(value: Any) -> bool:

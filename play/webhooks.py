@@ -4,19 +4,22 @@ delivery itself, to an address that was checked."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import secrets
 import socket
+import ssl
+import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlsplit
 
 import certifi
-from urllib3 import HTTPConnectionPool, HTTPSConnectionPool
-from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
+import netaddr
 
 SECRET_PREFIX = "whsec_"
 
@@ -97,15 +100,37 @@ def resolve(url: str, *, allow_private: bool) -> Destination:
 
 
 def _public(address: str) -> bool:
-    """Whether an address is globally reachable, and so is any IPv4 address it carries."""
+    """Whether an address may receive webhooks: globally reachable by the IANA special-purpose
+    registries (IPv4 and IPv6, as netaddr carries them, plus the rows newer than its tables),
+    not multicast, in IPv6's global unicast space, and so is any IPv4 address it carries."""
     ip = ipaddress.ip_address(address)
-    carried = [ip.ipv4_mapped, ip.sixtofour] if isinstance(ip, ipaddress.IPv6Address) else []
-    if ip in NAT64:
-        carried.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
-    return ip.is_global and all(inner is None or inner.is_global for inner in carried)
+    if isinstance(ip, ipaddress.IPv6Address):
+        carried = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+        if ip in NAT64:
+            carried.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+        if ip not in GLOBAL_UNICAST and ip not in NAT64:  # ::a.b.c.d, 5f00::/16, ...
+            return False
+    else:
+        carried = []
+    registered = netaddr.IPAddress(int(ip), ip.version).is_global()
+    beyond = any(ip in network for network in BEYOND_LIBRARY)
+    return (
+        registered
+        and not beyond
+        and not ip.is_multicast
+        and all(inner is None or _public(str(inner)) for inner in carried)
+    )
 
 
 NAT64 = ipaddress.ip_network("64:ff9b::/96")  # IPv4 addresses reached through a NAT64 gateway
+GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")  # the only IPv6 space IANA gives out
+# Rows of the registries not globally reachable that netaddr's tables leave out: one
+# registered after its 1.3.0, one it drops for being deprecated (still in the registry).
+BEYOND_LIBRARY = (
+    ipaddress.ip_network("3fff::/20"),  # documentation (RFC 9637, 2024)
+    ipaddress.ip_network("192.88.99.0/24"),  # deprecated 6to4 relay anycast (RFC 7526)
+)
+BODY_KEPT_BYTES = 4096  # how much of a receiver's answer is read (then dropped)
 
 
 def post(
@@ -118,32 +143,64 @@ def post(
 ) -> int:
     """POST to one of the destination's checked addresses (the next if one can't be reached),
     with the URL's host as Host header, TLS server name and certificate name; no redirects
-    are followed. The answer's status."""
+    are followed. The whole delivery, every address tried included, ends within `timeout`
+    seconds: a receiver that answers slowly, or trickles an endless answer, is cut off then.
+    Of the answer only its status counts; at most BODY_KEPT_BYTES of its body are read."""
+    deadline = time.monotonic() + timeout
     last: Exception | None = None
     for address in destination.addresses:
-        options: dict[str, Any] = {"timeout": timeout, "retries": False}
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            return _post_once(destination, address, body, headers, left, ca_certs)
+        except ssl.SSLCertVerificationError:  # the host is not who it says: not tried further
+            raise
+        except OSError as error:  # refused, unreachable, timed out, cut at the deadline
+            last = error
+    raise ConnectionError(f"no address of {destination.host!r} answered in time: {last}")
+
+
+def _post_once(
+    destination: Destination,
+    address: str,
+    body: bytes,
+    headers: Mapping[str, str],
+    seconds: float,
+    ca_certs: str | None,
+) -> int:
+    """One POST to one address, cut off (its socket shut down) after `seconds`."""
+    raw = socket.create_connection((address, destination.port), timeout=seconds)
+    watchdog = threading.Timer(seconds, _cut, (raw,))
+    watchdog.start()
+    try:
+        sock = raw
         if destination.scheme == "https":
-            pool_class: type[HTTPConnectionPool] = HTTPSConnectionPool
-            options |= {
-                "server_hostname": destination.host,
-                "assert_hostname": destination.host,
-                "cert_reqs": "CERT_REQUIRED",
-                "ca_certs": ca_certs or certifi.where(),
-            }
-        else:
-            pool_class = HTTPConnectionPool
-        with pool_class(address, destination.port, **options) as pool:
-            try:
-                response = pool.urlopen(
-                    "POST",
-                    destination.target,
-                    body=body,
-                    headers={**headers, "host": destination.authority},
-                    redirect=False,
-                    assert_same_host=False,
-                )
-            except (NewConnectionError, ConnectTimeoutError) as error:
-                last = error
-                continue
+            tls = ssl.create_default_context(cafile=ca_certs or certifi.where())
+            sock = tls.wrap_socket(raw, server_hostname=destination.host)
+        connection = http.client.HTTPConnection(destination.host, destination.port)
+        connection.sock = sock
+        try:
+            connection.request(
+                "POST",
+                destination.target,
+                body=body,
+                headers={**headers, "host": destination.authority},
+            )
+            response = connection.getresponse()
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                response.read(BODY_KEPT_BYTES)  # read some of it, then drop the rest
             return response.status
-    raise ConnectionError(f"no address of {destination.host!r} answered: {last}")
+        except http.client.HTTPException as error:  # a malformed or cut answer
+            raise ConnectionError(f"{address} answered no HTTP: {error}") from None
+        finally:
+            connection.close()
+    finally:
+        watchdog.cancel()
+        raw.close()
+
+
+def _cut(sock: socket.socket) -> None:
+    """End a delivery past its deadline: whatever it waits on fails at once."""
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)

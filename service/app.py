@@ -29,7 +29,7 @@ from service.blueprints import web
 from service.blueprints.base import BODY_METHODS
 from service.deps import EXTENSION, Services, services
 from service.jsonprovider import OrjsonProvider
-from service.ratelimit import RateLimiter, install_limiter
+from service.ratelimit import READS, RateLimiter, install_limiter
 from service.schemas.base import ProblemSchema
 from service.schemas.commands import COMMAND_COMPONENTS, COMMAND_SCHEMAS
 from service.schemas.events import EVENT_SCHEMAS
@@ -208,6 +208,8 @@ def rate_limiter(built: Services) -> RateLimiter:
         namespace=built.settings.namespace,
         address_limit=built.settings.rate_limit_address,
         seat_limit=built.settings.rate_limit_seat,
+        bucket_limits={READS: built.settings.rate_limit_reads},
+        waiters_per_address=built.settings.waiters_per_address,
     )
 
 

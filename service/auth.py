@@ -8,15 +8,16 @@ A player's bearer is a player token (`plr_...`) or a JWT of the trusted issuer
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
 from typing import Any
 
 import jwt
 from flask import current_app, g, request
 
+from game.audiences import Audience, Reader, audience_at, seat_held
 from game.state import Phase
 from game.table import Table
 from play.players import TOKEN_PREFIX, external_player
@@ -24,6 +25,7 @@ from service.deps import context, services
 from service.errors import ApiError
 from service.jwt_auth import TrustedIssuer, looks_like_jwt
 from service.requestlog import note_seat
+from service.schemas.players import player_name
 
 ISSUER = "loveletter-jwt"  # the app's extension: its TrustedIssuer (or None)
 UNSET = object()
@@ -32,6 +34,14 @@ UNSET = object()
 def new_token() -> str:
     """A fresh seat token (shown once to its holder)."""
     return secrets.token_urlsafe(32)
+
+
+def keyed_token(key: str, game_id: str) -> str:
+    """The seat token of a join (or a creation) sent with an Idempotency-Key: derived from the
+    key (HMAC-SHA256), so a repeated request gets the same token again while the server keeps
+    neither the token nor the key."""
+    digest = hmac.new(key.encode(), f"seat-token:{game_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def token_hash(token: str) -> str:
@@ -52,24 +62,12 @@ def request_seat_key() -> str | None:
     return token_hash(token) if token else None
 
 
-@dataclass(frozen=True)
-class Audience:
-    """Who is looking: a seat, a spectator (seat None), or the whole truth (`everything`)."""
-
-    seat: int | None = None
-    everything: bool = False
+__all__ = ["Audience", "Reader", "audience", "reader", "require_seat", "seat_of"]
 
 
 def seat_of(table: Table, token: str | None) -> int | None:
     """The seat this token belongs to (constant-time comparison), or None."""
-    if not token:
-        return None
-    wanted = token_hash(token)
-    found = None
-    for index, seat in enumerate(table.seats):
-        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
-            found = index
-    return found
+    return seat_held(table, token_hash(token)) if token else None
 
 
 def trusted_issuer() -> TrustedIssuer | None:
@@ -113,8 +111,6 @@ def _jwt_player(token: str) -> str | None:
             f"The bearer JWT was refused: {error}.",
             headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
         ) from None
-    from service.schemas.players import player_name  # the same rules as every name
-
     name = player_name(subject.name, subject.subject)
     return external_player(context(), subject.issuer, subject.subject, name).id
 
@@ -133,21 +129,23 @@ def require_player() -> str:
     return player
 
 
-def seat_of_request(table: Table, game_id: str | None = None) -> int | None:
+def seat_of_request(table: Table) -> int | None:
     """The seat the request's bearer acts for at this table: a seat token's, or the seat its
-    player holds."""
+    player holds. A seat token alone is marked present (a player is, by request_player)."""
     seat = seat_of(table, bearer())
     if seat is None:
         player = request_player()
         seat = None if player is None else table.seat_of_player(player)
-    elif game_id is not None and table.seats[seat].player is None:
-        context().presence.touch(f"{game_id}/{seat}")
+    elif table.seats[seat].player is None:
+        game_id = (request.view_args or {}).get("game_id")
+        if game_id is not None:
+            context().presence.touch(f"{game_id}/{seat}")
     return seat
 
 
-def require_seat(table: Table, game_id: str | None = None) -> int:
+def require_seat(table: Table) -> int:
     """The seat of the request's token; 401 when there is no token or it is not this game's."""
-    seat = seat_of_request(table, game_id)
+    seat = seat_of_request(table)
     note_seat(seat)
     if seat is None:
         raise ApiError(
@@ -160,8 +158,9 @@ def require_seat(table: Table, game_id: str | None = None) -> int:
     return seat
 
 
-def audience(table: Table, game_id: str | None = None) -> Audience:
-    """The request's audience: the auditor or a seat see everything once the game is over."""
+def reader(table: Table) -> Reader:
+    """Who the request is: the auditor (403 while a game is played), a seat's token (401
+    unless it holds a seat of this table), or a spectator (no token)."""
     token = bearer()
     over = table.game is not None and table.game.phase is Phase.OVER
     auditor = services().settings.auditor_token
@@ -173,8 +172,16 @@ def audience(table: Table, game_id: str | None = None) -> Audience:
                 "Forbidden",
                 "An auditor sees a game's whole record once the game is over.",
             )
-        return Audience(None, everything=True)
+        return Reader(auditor=True)
     if token is None:
-        return Audience()
-    seat = require_seat(table, game_id)
-    return Audience(seat, everything=over)
+        return Reader()
+    require_seat(table)
+    return Reader(token_hash(token), player=g.get("player"))
+
+
+def audience(table: Table, version: int | None = None) -> Audience:
+    """The request's audience for the table as it is (or for its event at `version`): the
+    auditor, and a seat once the game that event belongs to is over, see everything."""
+    found = audience_at(table, reader(table), table.version if version is None else version)
+    assert found is not None  # reader() refused whoever may read nothing
+    return found

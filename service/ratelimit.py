@@ -9,16 +9,23 @@ allowances left unspent in other processes can refuse a client at most (processe
 sixteenth of the limit early. A request's keys are asked for in one Lua call (on Redis
 Cluster, whose scripts may not span slots, one call per key). Keys are
 `{ns}:ratelimit:{bucket}:{address|seat}:{identity}`. Over the limit: 429 problem+json
-`rate-limited` with `Retry-After` (whole seconds).
+`rate-limited` with `Retry-After` (whole seconds). Reads (views, feeds, replays, streams) have a
+bucket of their own with its own address limit.
+
+Waiters (open streams and long polls) are also capped per address, across processes: each holds
+a place in its address's sorted set in Redis, scored by when its lease ends (renewed while it
+waits), so the places of a process that died free themselves.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import threading
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -47,6 +54,16 @@ for i, key in ipairs(KEYS) do
 end
 return replies
 """
+# KEYS[1] an address's waiters; ARGV: now (ms), lease end (ms), cap, waiter id, key's TTL (ms).
+HOLD_SCRIPT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+READS = "reads"  # the bucket of reads, limited per address on their own
+LEASE_SECONDS = 120.0  # a waiter's place is kept this long past its last renewal
 EXTENSION = "loveletter-limiter"
 ALLOWANCE_SHARE = 16  # an allowance is at most this fraction of the limit
 KEPT_ALLOWANCES = 10_000  # keys whose allowance each process remembers
@@ -91,12 +108,17 @@ class RateLimiter:
         namespace: str,
         address_limit: Limit | None,
         seat_limit: Limit | None,
+        bucket_limits: Mapping[str, Limit | None] | None = None,
+        waiters_per_address: int | None = None,
     ) -> None:
         self.redis = redis_client
         self.prefix = f"{namespace}:ratelimit:"
         self.address_limit = address_limit
         self.seat_limit = seat_limit
+        self.bucket_limits = dict(bucket_limits or {})  # a bucket's own address limit
+        self.waiters_per_address = waiters_per_address
         self._script = redis_client.register_script(GRANT_SCRIPT)  # loads itself when missing
+        self._hold = redis_client.register_script(HOLD_SCRIPT)
         self._allowances: Recent[str, Allowance] = Recent(KEPT_ALLOWANCES)
         self._asking: dict[str, threading.Event] = {}  # keys being asked for, by one thread
         self._lock = threading.Lock()
@@ -107,7 +129,7 @@ class RateLimiter:
         asks: list[Ask] = []
         try:
             for scope, identity, limit in (
-                ("address", address, self.address_limit),
+                ("address", address, self.bucket_limits.get(bucket, self.address_limit)),
                 ("seat", seat, self.seat_limit),
             ):
                 if identity and limit is not None:
@@ -120,6 +142,23 @@ class RateLimiter:
             raise
         if asks:
             self._ask(asks)
+
+    def hold(self, address: str | None) -> Place | None:
+        """A waiter's place among its address's (None: no cap); a 429 problem when the
+        address holds as many as it may."""
+        if self.waiters_per_address is None or not address:
+            return None
+        place = Place(self, f"{self.prefix}waiters:{address}", uuid.uuid4().hex)
+        if not place.renew(first=True):
+            raise ApiError(
+                429,
+                "too-many-waiters",
+                "Too many requests",
+                f"At most {self.waiters_per_address} streams and long polls may wait at once"
+                " per address; close one first.",
+                headers={"Retry-After": "1"},
+            )
+        return place
 
     def _spend(self, key: str, scope: str, limit: Limit) -> int | None:
         """Admit one request from this process's allowance for `key` (None), or say how many
@@ -181,6 +220,32 @@ class RateLimiter:
             for index, key in enumerate(keys)
             for reply in self._script(keys=[key], args=args[3 * index : 3 * index + 3])
         ]
+
+
+class Place:
+    """A waiter's place in its address's set: renewed while it waits, given up after."""
+
+    def __init__(self, limiter: RateLimiter, key: str, waiter: str) -> None:
+        self.limiter, self.key, self.waiter = limiter, key, waiter
+        self.renewed = 0.0
+
+    def renew(self, *, first: bool = False) -> bool:
+        """Take (first) or keep the place for another lease; False when it is refused."""
+        now = time.time()
+        if not first and now - self.renewed < LEASE_SECONDS / 2:
+            return True
+        lease_ms = int(LEASE_SECONDS * 1000)
+        cap = (self.limiter.waiters_per_address or 0) if first else 2**31
+        now_ms = int(now * 1000)
+        args: list[int | str] = [now_ms, now_ms + lease_ms, cap, self.waiter, lease_ms]
+        taken = bool(self.limiter._hold(keys=[self.key], args=args))
+        self.renewed = now
+        return taken
+
+    def release(self) -> None:
+        """Give the place up (the waiter is done)."""
+        with contextlib.suppress(Exception):  # a lost Redis: the lease ends by itself
+            self.limiter.redis.zrem(self.key, self.waiter)
 
 
 def _refusal(scope: str, limit: Limit, ttl_ms: int) -> ApiError:

@@ -11,11 +11,17 @@ from events.games import LoadedGame
 from events.players import Presence
 from events.store import StoredEvent
 from events.vocabulary import Vocabulary
+from game.audiences import Audience, Reader, audience_at
 from game.legal import legal_commands
 from game.table import Table
 from game.views import redact, view
-from service.auth import Audience
 from service.schemas.commands import wire_command
+
+# Events after which a reader's audience may change: a seat taken or left, a game begun or
+# ended. A waiter that sends one of them judges audiences on the table as it is now.
+AUDIENCE_TURNS = frozenset(
+    {"seat_taken", "seat_left", "seat_taken_over", "game_started", "game_ended"}
+)
 
 
 def table_json(
@@ -107,6 +113,25 @@ def event_json(vocabulary: Vocabulary, item: StoredEvent, who: Audience) -> dict
     """A stored event as `who` may see it, with its version and when it was appended: an item
     of the feed or the stream."""
     return seen_by(who, item, vocabulary.decoded(item))
+
+
+def turns_audience(stored: list[StoredEvent]) -> bool:
+    """Whether these events may change who sees what (see AUDIENCE_TURNS)."""
+    return any(item.event.get("type") in AUDIENCE_TURNS for item in stored)
+
+
+def events_json(
+    vocabulary: Vocabulary, stored: list[StoredEvent], table: Table, reader: Reader
+) -> tuple[list[dict[str, Any]], bool]:
+    """The events as `reader` may see each of them, judged on `table` (at or after them), and
+    whether the reader may still read: they stop before the first one it may not."""
+    shown: list[dict[str, Any]] = []
+    for item in stored:
+        who = audience_at(table, reader, item.version)
+        if who is None:
+            return shown, False
+        shown.append(event_json(vocabulary, item, who))
+    return shown, True
 
 
 def seen_by(who: Audience, item: StoredEvent, event: Any) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""`loveletter serve`: gunicorn with the app, RQ worker(s), and the embedded Redis if needed.
+"""`loveletter serve`: gunicorn with the app, RQ worker(s) for bots and deadlines and for webhook
+deliveries, and the embedded Redis if needed.
 
 Children run in their own sessions (a terminal's Ctrl-C reaches only us) and get SIGTERM if we
 die. A child that exits is started again after a pause that doubles with each quick exit (1 s up
@@ -29,7 +30,8 @@ import redis
 from rq import Queue, Worker
 
 from events import connection
-from play.settings import QUEUE_NAME
+from events.redis_server import server_version
+from play.settings import Settings
 from service.gunicorn_conf import DEFAULT_THREADS, default_workers, worker_class
 
 WSGI_APP = "service.wsgi:app"
@@ -52,6 +54,7 @@ class ServeOptions:
     workers: int = default_workers()
     threads: int = DEFAULT_THREADS
     rq_workers: int = 1
+    webhook_workers: int = 1  # RQ workers of the webhook queue alone
     verbose: bool = False  # gunicorn's and RQ's own INFO lines too
 
 
@@ -67,10 +70,16 @@ def gunicorn_command(app: str, host: str, port: int, workers: int, threads: int)
     ]  # fmt: skip
 
 
-def rq_worker_command(url: str) -> list[str]:
-    """The `rq worker` command line for our queue (with the scheduler, for deadlines), in our
-    structured logs (`python -m workers`)."""
-    queue = os.environ.get("LOVELETTER_QUEUE", QUEUE_NAME)
+def queues() -> tuple[str, str]:
+    """The names of the job queue (bots, deadlines) and of the webhook queue."""
+    settings = Settings.load()
+    return settings.queue, settings.webhook_queue
+
+
+def rq_worker_command(url: str, queue: str | None = None) -> list[str]:
+    """The `rq worker` command line for a queue (default: the job queue), with the scheduler
+    (for deadlines and webhook retries), in our structured logs (`python -m workers`)."""
+    queue = queue or queues()[0]
     return [
         sys.executable, "-m", "workers", "worker",
         "--url", url,
@@ -172,6 +181,7 @@ def serve(options: ServeOptions) -> int:
     status = 0
     try:
         try:
+            given = bool(os.environ.get("REDIS_URL"))
             url = connection.redis_url()  # starts the embedded Redis here when REDIS_URL is unset
         except FileNotFoundError as missing:  # no redis-server to start
             print(f"loveletter serve: {missing}", file=sys.stderr)
@@ -186,13 +196,18 @@ def serve(options: ServeOptions) -> int:
             WSGI_APP, options.host, options.port, options.workers, options.threads
         )
         children.append(Supervised("gunicorn", command, env))
+        jobs, hooks = queues()
         for number in range(options.rq_workers):
             children.append(Supervised(f"rq worker {number + 1}", rq_worker_command(url), env))
+        for number in range(options.webhook_workers):
+            command = rq_worker_command(url, hooks)
+            children.append(Supervised(f"rq webhook worker {number + 1}", command, env))
         base = f"http://{browser_host(options.host)}:{options.port}"
         workers = [child.child for child in children[1:]]
         api_up = wait_ready(base + "/healthz", children[0].child, stop)
-        if api_up and wait_workers(url, options.rq_workers, workers, stop):
-            print(banner(base, url, options), flush=True)  # last: everything is up
+        wanted = {jobs: options.rq_workers, hooks: options.webhook_workers}
+        if api_up and wait_workers(url, wanted, workers, stop):
+            print(banner(base, redis_origin(url, given), options), flush=True)  # last: all is up
         elif not stop.is_set() and children[0].alive():
             late = (
                 "the RQ workers do not listen yet"
@@ -268,18 +283,22 @@ def wait_ready(url: str, child: Child, stop: threading.Event) -> bool:
     return False
 
 
-def wait_workers(url: str, count: int, workers: list[Child], stop: threading.Event) -> bool:
-    """True once `count` RQ workers listen on our queue; False if one exits, we're stopped, or
-    time runs out."""
+def wait_workers(
+    url: str, wanted: Mapping[str, int], workers: list[Child], stop: threading.Event
+) -> bool:
+    """True once as many RQ workers as `wanted` says listen on each queue; False if one exits,
+    we're stopped, or time runs out."""
     client = redis.Redis.from_url(url, socket_timeout=connection.COMMAND_TIMEOUT_SECONDS)
-    queue = Queue(os.environ.get("LOVELETTER_QUEUE", QUEUE_NAME), connection=client)
     deadline = time.monotonic() + READY_TIMEOUT_SECONDS
     try:
         while time.monotonic() < deadline and not stop.is_set():
             if not all(worker.alive() for worker in workers):
                 return False
             with contextlib.suppress(redis.RedisError, OSError):
-                if Worker.count(queue=queue) >= count:
+                if all(
+                    Worker.count(queue=Queue(name, connection=client)) >= count
+                    for name, count in wanted.items()
+                ):
                     return True
             stop.wait(0.1)
         return False
@@ -287,7 +306,21 @@ def wait_workers(url: str, count: int, workers: list[Child], stop: threading.Eve
         client.close()
 
 
-def banner(base: str, redis_url: str, options: ServeOptions) -> str:
+def redis_origin(url: str, given: bool) -> str:
+    """The Redis in use and where it came from: REDIS_URL, or the server serve started (which
+    one, and where its data is)."""
+    server = connection._embedded
+    if given:
+        return f"{url}   (REDIS_URL)"
+    if server is None or server.binary is None:  # another serve's, for the same data folder
+        return f"{url}   (the embedded server already running for {connection.data_dir()})"
+    return (
+        f"{url}   ({server_version(server.binary)}, started by serve from {server.binary};"
+        f" data in {server.data_dir})"
+    )
+
+
+def banner(base: str, redis: str, options: ServeOptions) -> str:
     """Where to point a browser or curl."""
     return "\n".join(
         [
@@ -295,9 +328,10 @@ def banner(base: str, redis_url: str, options: ServeOptions) -> str:
             f"  API             {base}",
             f"  docs            {base}/docs   (ReDoc: {base}/redoc, OpenAPI: {base}/openapi.json)",
             f"  health          {base}/healthz   metrics: {base}/metrics",
-            f"  redis           {redis_url}",
+            f"  redis           {redis}",
             f"  processes       gunicorn {options.workers} {worker_class} workers,"
-            f" {options.rq_workers} rq worker(s) on queue '{QUEUE_NAME}'",
+            f" {options.rq_workers} rq worker(s) on queue '{queues()[0]}',"
+            f" {options.webhook_workers} on '{queues()[1]}'",
             f"try:  curl -s {base}/healthz",
             "Ctrl-C stops everything.",
         ]

@@ -8,15 +8,16 @@ from flask import Response, jsonify, url_for
 from flask.views import MethodView
 
 from game.table import OpenTable, TakeSeat
-from play.lobby import open_table
+from play.lobby import keyed_game_id, open_table
 from service import auth, examples
 from service.apidoc import operation, problems
 from service.auth import audience
 from service.blueprints.base import Blueprint
 from service.deps import context, services
 from service.errors import ApiError
+from service.headers import SECRET_KEY_DOC, secret_idempotency
 from service.lookup import find_game
-from service.ratelimit import rate_limited
+from service.ratelimit import READS, rate_limited
 from service.rendering import presence_of, table_json, view_response, with_etag
 from service.requestlog import note_game, note_seat
 from service.schemas.games import (
@@ -57,17 +58,24 @@ class Games(MethodView):
     @rate_limited("lobby")
     @blp.arguments(CreateGameSchema(), example=examples.CREATE_GAME)
     @blp.response(201, CreatedGameSchema, example=examples.created())
-    @operation("createGame", token="player-optional", game_version=True)
-    @problems(422)
+    @operation("createGame", token="player-optional", game_version=True,
+               parameters=[SECRET_KEY_DOC])  # fmt: skip
+    @problems(400, 422)
     def post(self, body: dict[str, Any]) -> Response:
-        """Create a game; the creator takes the first human seat and gets its secret token."""
+        """Create a game; the creator takes the first human seat and gets its secret token.
+        With an Idempotency-Key, the same request again gets the first answer (same game,
+        same token)."""
         bots = tuple(None if seat == "human" else seat for seat in body["seats"])
+        keyed = secret_idempotency("create", body)
+        key, idempotency = (None, None) if keyed is None else keyed
+        game_id = None if key is None else keyed_game_id(key)
         token = None
         host = None
         player = auth.request_player()
         name = body.get("name") or _player_name(player)
         if name is not None and None in bots:
-            token = auth.new_token()
+            keyless = key is None or game_id is None
+            token = auth.new_token() if keyless else auth.keyed_token(str(key), str(game_id))
             host = TakeSeat(bots.index(None), name, auth.token_hash(token), player=player)
         seed, seeded = opening_seed(body, services().settings.seeded_games)
         command = OpenTable(
@@ -83,7 +91,13 @@ class Games(MethodView):
             abandon_after=body["abandon_after"],
             takeover_bot=body["takeover_bot"],
         )
-        game_id, sent = open_table(context(), command, {"by": "creator"})
+        game_id, sent = open_table(
+            context(),
+            command,
+            {"by": "creator"},
+            game_id=game_id,
+            idempotency=idempotency,
+        )
         note_game(game_id)
         if host is not None:
             note_seat(host.seat)
@@ -108,6 +122,7 @@ def _player_name(player: str | None) -> str | None:
 class Game(MethodView):
     """One game, as the asking audience may see it."""
 
+    @rate_limited(READS)
     @blp.response(200, ViewSchema, example=examples.seat_view())
     @operation("getGame", token="optional", game_version=True)
     @problems(401, 403, 404)
@@ -115,7 +130,7 @@ class Game(MethodView):
         """Without a token: the public view. With a seat's token: that seat's view and its
         legal commands. The ETag is the game's version; If-None-Match gives 304."""
         game, table = find_game(game_id)
-        who = audience(table, game_id)
+        who = audience(table)
         presence = presence_of(context().presence, game_id, table)
         return view_response(game_id, game, who, presence=presence)
 
@@ -124,11 +139,13 @@ class Game(MethodView):
 class Replay(MethodView):
     """A game as it was after any version: replay for the same audiences."""
 
+    @rate_limited(READS)
     @blp.response(200, ViewSchema, example=examples.seat_view())
     @operation("getGameAtVersion", token="optional", game_version=True)
     @problems(401, 403, 404)
     def get(self, game_id: str, version: int) -> Response:
-        """The view at `version` for the asking audience (everything, once the game is over)."""
+        """The view at `version` for the asking audience (everything, once the game being
+        played at that version is over)."""
         head, table = find_game(game_id)
         if not 1 <= version <= head.version:
             raise ApiError(
@@ -137,6 +154,6 @@ class Replay(MethodView):
                 "Not found",
                 f"Game {game_id} has versions 1 to {head.version}.",
             )
-        who = audience(table)
+        who = audience(table, version)
         then, _ = find_game(game_id, version)
         return view_response(game_id, then, who)

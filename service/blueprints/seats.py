@@ -7,6 +7,7 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
+from events.store import Idempotency
 from game.table import BeginGame, LeaveSeat, SetWebhook, Table, TakeSeat
 from play.lobby import send_to_table
 from play.players import abandon
@@ -17,6 +18,12 @@ from service.auth import Audience, request_seat_key, require_seat
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
+from service.headers import (
+    SEAT_KEY_DOC,
+    SECRET_KEY_DOC,
+    optional_idempotency,
+    secret_idempotency,
+)
 from service.lookup import find_game
 from service.ratelimit import rate_limited
 from service.rendering import view_response
@@ -39,16 +46,24 @@ class Seats(MethodView):
     @rate_limited("lobby")
     @blp.arguments(JoinSchema(), example=examples.JOIN)
     @blp.response(201, SeatTokenSchema, example={"seat": 1, "token": examples.TOKEN})
-    @operation("joinGame", token="player-optional")
-    @problems(404, 409, 422)
+    @operation("joinGame", token="player-optional", parameters=[SECRET_KEY_DOC])
+    @problems(400, 404, 409, 422)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open human seat; the answer holds the seat's secret token (shown once).
-        With a player's token as the bearer, the seat is also the player's."""
-        token = auth.new_token()
+        With a player's token as the bearer, the seat is also the player's. With an
+        Idempotency-Key, the same request again gets the first answer (same seat, same
+        token), even after the seat was left."""
+        keyed = secret_idempotency("join", body)
+        token = auth.new_token() if keyed is None else auth.keyed_token(keyed[0], game_id)
         find_game(game_id)
         player = auth.request_player()
-        take = TakeSeat(body.get("seat"), body["name"], auth.token_hash(token), player=player)
-        sent = send_to_table(context(), game_id, take, {"by": "player"})
+        sent = send_to_table(
+            context(),
+            game_id,
+            TakeSeat(body.get("seat"), body["name"], auth.token_hash(token), player=player),
+            {"by": "player"},
+            idempotency=None if keyed is None else keyed[1],
+        )
         table = sent.game.table
         assert table is not None
         seat = auth.seat_of(table, token)
@@ -107,13 +122,16 @@ class Rematch(MethodView):
 
     @rate_limited("lobby", seat=request_seat_key)
     @blp.response(200, ViewSchema, example=examples.seat_view())
-    @operation("rematch", token="required", game_version=True)
-    @problems(401, 404, 409)
+    @operation("rematch", token="required", game_version=True, parameters=[SEAT_KEY_DOC])
+    @problems(400, 401, 404, 409, 422)
     def post(self, game_id: str) -> Response:
         """Once the game is over, any seated player deals a new game with the same seats (from
-        a fresh secret seed)."""
+        a fresh secret seed). With an Idempotency-Key, the same request again gets the first
+        answer."""
         _, table = find_game(game_id)
-        return _by_a_seated_player(game_id, rematch(table))
+        seat = require_seat(table)
+        idempotency = optional_idempotency(f"seat{seat}", None)
+        return _by_a_seated_player(game_id, rematch(table), idempotency)
 
 
 @blp.route("/<game_id:game_id>/seats/<int:seat>/webhook")
@@ -156,9 +174,12 @@ def _own(table: Table, seat: int) -> None:
         raise ApiError(403, "forbidden", "Forbidden", f"Your token is not seat {seat}'s.")
 
 
-def _by_a_seated_player(game_id: str, command: Any) -> Response:
+def _by_a_seated_player(
+    game_id: str, command: Any, idempotency: Idempotency | None = None
+) -> Response:
     """Run a table command any seated player may send; answer with their view."""
     _, table = find_game(game_id)
     seat = require_seat(table)
-    sent = send_to_table(context(), game_id, command, {"by": "seat", "seat": seat})
+    meta = {"by": "seat", "seat": seat}
+    sent = send_to_table(context(), game_id, command, meta, idempotency=idempotency)
     return view_response(game_id, sent.game, Audience(seat))

@@ -1,8 +1,10 @@
 """The event stream of a game (server-sent events), and tickets that open it without headers.
 
-Each event is sent as the feed would answer it, redacted for the audience the stream was opened
-by, with the version as its `id`. A waiting stream holds no thread (gevent) and no Redis
-connection: this process's append hub wakes it (see events/hub.py).
+Each event is sent as the feed would answer it to the same reader, with the version as its `id`:
+as the game that event belongs to allows, judged again whenever the table changes (a seat taken
+or left, a game begun or ended). A stream whose reader may read no more (its token left its
+seat, or a new game began under the auditor's eyes) closes. A waiting stream holds no thread
+(gevent) and no Redis connection: this process's append hub wakes it (see events/hub.py).
 """
 
 from __future__ import annotations
@@ -15,24 +17,26 @@ from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 
 from events.games import LoadedGame
+from game.audiences import Reader, audience_at, seat_held
 from game.events import GameEnded, GameStarted
 from game.table import Table
 from play.context import Context
 from play.follow import follow
 from service import sse
 from service.apidoc import operation, problems
-from service.auth import Audience, audience, request_seat_key, require_seat
+from service.auth import bearer, reader, request_player, request_seat_key, require_seat, seat_of
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
 from service.headers import LAST_VERSION, VERSION
 from service.lookup import find_game
-from service.ratelimit import rate_limited
-from service.rendering import seen_by
+from service.ratelimit import READS, Place, limiter, rate_limited
+from service.rendering import AUDIENCE_TURNS, seen_by
 from service.schemas.streams import StreamQuerySchema, StreamTicketSchema
 
 blp = Blueprint("stream", __name__, url_prefix="/games", description="Event streams")
 
+PLAYER_HOLDER = "player:"  # a ticket taken with a player's token stands for the player
 RETRY_MILLISECONDS = 2000  # how long a client waits before reconnecting
 BATCH = 500  # the most events sent at once (a stream from the start sends several batches)
 LAST_EVENT_ID = {
@@ -81,6 +85,7 @@ TICKET_EXAMPLE = {
 class Stream(MethodView):
     """A game's events as they happen."""
 
+    @rate_limited(READS)
     @blp.arguments(StreamQuerySchema(), location="query")
     @operation("streamEvents", token="optional", parameters=[LAST_EVENT_ID],
                responses=STREAM_RESPONSES)  # fmt: skip
@@ -92,17 +97,20 @@ class Stream(MethodView):
         loaded, table = find_game(game_id)
         ctx = context()
         if "ticket" in query:
-            who = ticket_audience(ctx, game_id, query["ticket"], table)
+            who = ticket_reader(ctx, game_id, query["ticket"], table)
         else:
-            who = audience(table)
+            who = reader(table)
         after = min(last_event_id(query["after"]), LAST_VERSION)
         if table.status == "over" and after >= loaded.version:
             return Response(status=204)
         encode: Callable[[Any], str] = current_app.json.dumps
-        events = stream_events(ctx, game_id, loaded, who, after, encode)
+        place = limiter().hold(request.remote_addr)
+        events = stream_events(ctx, game_id, loaded, who, after, encode, place)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         response = Response(events, mimetype=sse.CONTENT_TYPE, headers=headers)
         response.headers["Vary"] = "Authorization"
+        if place is not None:
+            response.call_on_close(place.release)
         return response
 
 
@@ -116,12 +124,17 @@ class StreamTickets(MethodView):
     @problems(401, 404)
     def post(self, game_id: str) -> dict[str, Any]:
         """A ticket for the seat of the token in the Authorization header: for a short while
-        (60 s by default), `GET /games/{game_id}/stream?ticket=...` opens that seat's stream.
-        It is good for nothing else, so the seat's own token never goes in a URL."""
+        (60 s by default), `GET /games/{game_id}/stream?ticket=...` opens that seat's stream,
+        as long as that token holds the seat. It is good for nothing else, so the seat's own
+        token never goes in a URL."""
         _, table = find_game(game_id)
         seat = require_seat(table)
+        holder = request_seat_key()
+        assert holder is not None  # require_seat found the token's seat
+        if seat_of(table, bearer()) is None:  # a player's token: the ticket stands for the player
+            holder = PLAYER_HOLDER + str(request_player())
         tickets = context().tickets
-        ticket = tickets.issue(game_id, seat)
+        ticket = tickets.issue(game_id, holder)
         return {
             "ticket": ticket,
             "seat": seat,
@@ -130,18 +143,31 @@ class StreamTickets(MethodView):
         }
 
 
-def ticket_audience(ctx: Context, game_id: str, ticket: str, table: Table) -> Audience:
-    """The audience of a stream ticket of this game; 401 if it is unknown or expired."""
-    seat = ctx.tickets.seat(game_id, ticket)
-    if seat is None:
+def ticket_reader(ctx: Context, game_id: str, ticket: str, table: Table) -> Reader:
+    """The reader a stream ticket of this game stands for; 401 if it is unknown or expired,
+    or if the token it was taken with no longer holds its seat."""
+    holder = ctx.tickets.holder(game_id, ticket)
+    player: str | None = None
+    if holder is not None and holder.startswith(PLAYER_HOLDER):
+        player, holder = holder.removeprefix(PLAYER_HOLDER), None
+    if (holder is None and player is None) or seat_held(table, holder, player) is None:
         raise ApiError(
             401,
             "unauthorized",
             "Unauthorized",
-            "This stream ticket is unknown or has expired: ask for another with the seat's"
-            " token (POST /games/{game_id}/stream-tickets).",
+            "This stream ticket is unknown or has expired, or its seat was left: ask for"
+            " another with the seat's token (POST /games/{game_id}/stream-tickets).",
         )
-    return Audience(seat, everything=table.status == "over")
+    return Reader(holder, player=player)
+
+
+def _table_now(ctx: Context, game_id: str, version: int) -> Table:
+    """The table as it is now, at `version` at least (what audiences are judged on)."""
+    loaded = ctx.heads.load(game_id)
+    if loaded.version < version or loaded.table is None:  # a head cached behind: the stream's
+        loaded = ctx.games.load(game_id)
+    assert loaded.table is not None
+    return loaded.table
 
 
 def last_event_id(after: int) -> int:
@@ -159,16 +185,20 @@ def stream_events(
     ctx: Context,
     game_id: str,
     loaded: LoadedGame,
-    who: Audience,
+    who: Reader,
     after: int,
     encode: Callable[[Any], str],
+    place: Place | None = None,
 ) -> Iterator[bytes]:
     """The stream's body: events after `after` as they are appended, heartbeats while quiet,
     and an `end` event once the game is over and every event was sent. It ends early when the
-    process stops or the stream has lasted LOVELETTER_STREAM_SECONDS (clients resume)."""
+    process stops, the stream has lasted LOVELETTER_STREAM_SECONDS (clients resume), or its
+    reader may read no more."""
     settings, vocabulary = ctx.settings, ctx.games.vocabulary
     closes_at = time.monotonic() + settings.stream_seconds
-    over = loaded.table is not None and loaded.table.status == "over"
+    table = loaded.table
+    assert table is not None
+    over = table.status == "over"
     head = loaded.version
     yield sse.retry(RETRY_MILLISECONDS)
     with follow(ctx, game_id, after, BATCH) as follower:
@@ -179,6 +209,8 @@ def stream_events(
             left = closes_at - time.monotonic()
             if left <= 0:
                 return
+            if place is not None:
+                place.renew()
             events = follower.next(min(settings.stream_heartbeat_seconds, left))
             if follower.closed:
                 return
@@ -189,7 +221,14 @@ def stream_events(
             for item, event in zip(events, decoded, strict=True):
                 if item.version > head:  # is the game over as of the last event sent?
                     over, head = OVER_AFTER.get(event.type, over), item.version
-            yield b"".join(
-                sse.message(encode(seen_by(who, item, event)), event_id=item.version)
-                for item, event in zip(events, decoded, strict=True)
-            )
+            if any(event.type in AUDIENCE_TURNS for event in decoded):
+                table = _table_now(ctx, game_id, events[-1].version)
+            sent: list[bytes] = []
+            for item, event in zip(events, decoded, strict=True):
+                seen = audience_at(table, who, item.version)
+                if seen is None:  # its token left the seat, or a game began: the reader is done
+                    yield b"".join(sent)
+                    return
+                data = encode(seen_by(seen, item, event))
+                sent.append(sse.message(data, event_id=item.version))
+            yield b"".join(sent)

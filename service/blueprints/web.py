@@ -1,9 +1,11 @@
 """The web client at `/` and the API docs' own files, all served from installed files.
 
-The client is static HTML, CSS and JavaScript modules in `service/web/` (no build step); it
-routes with the URL's fragment (`/#/games/<id>`), so the API's paths stay the API's. Swagger
-UI's files come from the `flask-swagger-ui` package, ReDoc's from `service/vendor/redoc/`, so
-`/docs` and `/redoc` work offline.
+The client is static HTML, CSS and JavaScript modules in `service/web/` (no build step), with
+one message catalogue per language in `service/web/i18n/` read by the intl-messageformat
+module of `service/vendor/intl-messageformat/`; it routes with the URL's fragment
+(`/#/games/<id>`), so the API's paths stay the API's. Swagger UI's files come from the
+`flask-swagger-ui` package, ReDoc's from `service/vendor/redoc/`, so `/docs` and `/redoc` work
+offline.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from flask import Blueprint, Response, send_from_directory
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 REDOC_DIR = Path(__file__).resolve().parents[1] / "vendor" / "redoc"
+MESSAGEFORMAT_DIR = Path(__file__).resolve().parents[1] / "vendor" / "intl-messageformat"
 SWAGGER_UI_DIR = Path(str(files("flask_swagger_ui") / "dist"))
 SWAGGER_UI_URL = "/vendor/swagger-ui/"
 REDOC_URL = "/vendor/redoc/redoc.standalone.js"
@@ -61,3 +64,11 @@ def swagger_ui(filename: str) -> Response:
 def redoc(filename: str) -> Response:
     """ReDoc's released bundle."""
     return send_from_directory(REDOC_DIR, filename)
+
+
+@blp.get("/vendor/intl-messageformat/<path:filename>")
+def messageformat(filename: str) -> Response:
+    """intl-messageformat's released module, which reads the client's message catalogues."""
+    response = send_from_directory(MESSAGEFORMAT_DIR, filename, max_age=0)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response

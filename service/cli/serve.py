@@ -29,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--threads", type=int, default=defaults.threads,
                         help="threads per gthread worker")  # fmt: skip
     parser.add_argument("--rq-workers", type=int, default=defaults.rq_workers,
-                        help="RQ worker processes")  # fmt: skip
+                        help="RQ worker processes (bots, deadlines)")  # fmt: skip
+    parser.add_argument("--webhook-workers", type=int, default=defaults.webhook_workers,
+                        help="RQ worker processes of webhook deliveries")  # fmt: skip
     parser.add_argument("--verbose", action="store_true",
                         help="also gunicorn's and RQ's own INFO lines (a few per job)")  # fmt: skip
     parser.set_defaults(func=run)
@@ -43,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         threads=args.threads,
         rq_workers=args.rq_workers,
+        webhook_workers=args.webhook_workers,
         verbose=args.verbose,
     )
     return serve(options)

@@ -6,6 +6,8 @@ from typing import Any
 
 import marshmallow as ma
 
+from service.schemas.problems import PROBLEM_SLUGS
+
 MAX_SEATS = 8  # the most seats of any edition's table
 SEAT_RULE = (
     "a seat of the table, 0 to its number of seats - 1 (the document allows 0-7, the most seats"
@@ -30,14 +32,23 @@ class ProblemSchema(ma.Schema):
         required=True,
         metadata={
             "description": "Stable URI of the problem kind: "
-            "https://loveletter.example/problems/<slug>",
+            "https://loveletter.example/problems/<slug>; `x-slugs` lists every slug with its "
+            "meaning (a client may meet a newer one: show `detail` then)",
             "example": "https://loveletter.example/problems/not-found",
+            "x-slugs": dict(PROBLEM_SLUGS),
         },
     )
     title = ma.fields.String(required=True, metadata={"description": "Short summary of the kind"})
     status = ma.fields.Integer(required=True, metadata={"description": "The HTTP status code"})
     detail = ma.fields.String(
         required=True, metadata={"description": "What went wrong with this request"}
+    )
+    code = ma.fields.String(
+        metadata={
+            "description": "a command refused by the rules (and idempotency-key-reused): the "
+            "same slug as `type`'s",
+            "example": "target-protected",
+        }
     )
     errors = ma.fields.Dict(
         metadata={"description": "validation-error only: messages by location and field"}

@@ -23,6 +23,9 @@ from tests.redis_keys import delete_namespace, delete_queue, new_namespace
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 AppFactory = Callable[..., Flask]
+# Tests read as fast as they can from one address: their reads are not limited unless a test
+# says so (tests/api/test_read_limits.py does).
+UNLIMITED_READS = {"LOVELETTER_RATE_LIMIT_READS": "off", "LOVELETTER_WAITERS_PER_ADDRESS": "off"}
 
 
 @pytest.fixture(scope="session")
@@ -52,6 +55,7 @@ def make_app(redis_url: str, namespace: str) -> AppFactory:
             "LOVELETTER_NAMESPACE": namespace,
             "LOVELETTER_QUEUE": namespace,
             "TESTING": True,
+            **UNLIMITED_READS,
         }
         return create_app({**base, **(config or {})}, **kwargs)
 
@@ -67,6 +71,7 @@ def gunicorn_app(redis_url: str, namespace: str) -> Iterator[str]:
         "REDIS_URL": redis_url,
         "LOVELETTER_NAMESPACE": namespace,
         "LOVELETTER_QUEUE": namespace,
+        **UNLIMITED_READS,
     }
     with bench_api.gunicorn_app(bench_api.COMMAND_APP, env, 1, 4) as (base_url, _):
         yield base_url
@@ -103,6 +108,7 @@ def api_env(redis_url: str, namespace: str, **settings: str) -> dict[str, str]:
         "LOVELETTER_QUEUE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
         "PYTHONPATH": str(REPO_ROOT),
+        **UNLIMITED_READS,
         **settings,
     }
 

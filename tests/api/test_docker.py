@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from play.settings import QUEUE_NAME
+from play.settings import QUEUE_NAME, webhook_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,6 +89,8 @@ def test_compose_api_and_worker_use_the_code() -> None:
     module, _, name = worker_class.rpartition(".")
     assert hasattr(importlib.import_module(module), name)
     assert worker["command"][worker["command"].index("--url") + 1] == url
+    hooks = services["webhook-worker"]
+    assert hooks["command"] == [*worker["command"][:-1], webhook_queue(QUEUE_NAME)]
     assert re.search(r"/healthz", " ".join(api["healthcheck"]["test"]))
     assert api["depends_on"]["redis"]["condition"] == "service_healthy"
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from flask.testing import FlaskClient
 
 from game.editions import EDITIONS
-from service.blueprints.web import REDOC_DIR, SWAGGER_UI_DIR, WEB_DIR
+from service.blueprints.web import MESSAGEFORMAT_DIR, REDOC_DIR, SWAGGER_UI_DIR, WEB_DIR
+from service.languages import CARD_TEXTS_DIR
 from service.schemas.games import SEAT_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,19 +26,26 @@ def test_the_page_is_served_at_the_root_with_a_strict_policy(client: FlaskClient
 
 
 def test_every_file_the_page_names_is_served(client: FlaskClient) -> None:
-    """The index's files, and every module an import names, answer 200 with the right type."""
+    """The index's files, every module an import names, and every catalogue answer 200 with
+    the right type."""
     html = client.get("/").get_data(as_text=True)
     wanted = set(re.findall(r'(?:src|href)="(/web/[^"]+)"', html))
     for module in (WEB_DIR / "js").glob("*.js"):
         for imported in re.findall(r'from "\./([^"]+)"', module.read_text()):
             wanted.add(f"/web/js/{imported}")
+        wanted.update(re.findall(r'from "(/[^"]+)"', module.read_text()))
+    wanted.update(f"/web/i18n/{path.name}" for path in (WEB_DIR / "i18n").glob("*.json"))
     assert "/web/js/table.js" in wanted
+    assert "/vendor/intl-messageformat/intl-messageformat.iife.js" in wanted
+    assert "/web/i18n/ja.json" in wanted
     for path in sorted(wanted):
         answer = client.get(path)
         assert answer.status_code == 200, path
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         if path.endswith(".js"):
             assert answer.mimetype in ("text/javascript", "application/javascript"), path
+        if path.endswith(".json"):
+            assert answer.mimetype == "application/json", path
 
 
 def test_the_api_keeps_its_paths(client: FlaskClient) -> None:
@@ -65,7 +73,7 @@ def test_the_client_files_are_package_data() -> None:
     patterns = config["tool"]["setuptools"]["package-data"]["service"]
     service = ROOT / "service"
     declared = {path for pattern in patterns for path in service.glob(pattern) if path.is_file()}
-    for folder in (WEB_DIR, REDOC_DIR):
+    for folder in (WEB_DIR, REDOC_DIR, MESSAGEFORMAT_DIR, CARD_TEXTS_DIR):
         for path in folder.rglob("*"):
             if path.is_file():
                 assert path in declared, path

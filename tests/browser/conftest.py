@@ -110,6 +110,7 @@ class Contexts:
         self.made: list[Watched] = []
 
     def __call__(self, **options: object) -> Watched:
+        options.setdefault("locale", "en-US")  # the browser's language, which the page follows
         context = self.browser.new_context(viewport=DESKTOP, **options)  # type: ignore[arg-type]
         watched = Watched(context)
         self.made.append(watched)
@@ -142,17 +143,34 @@ UNNAMED_CONTROLS = """() => [...document.querySelectorAll(
     || control.textContent || control.title || '').trim())
   .map((control) => control.outerHTML.slice(0, 200))"""
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+# Boxes whose text does not fit them (wider, or taller, than the box), except form fields (a
+# long invitation link scrolls in its field by design), a scrolling list's own height, and the
+# visually hidden announcer.
+OVERFLOWING_TEXT = """() => [...document.querySelectorAll('body *')].filter((box) => {
+    const skipped = 'input, select, textarea, option, .visually-hidden, .visually-hidden *';
+    if (box.matches(skipped)) return false;
+    const style = getComputedStyle(box);
+    if (['inline', 'none', 'contents'].includes(style.display)) return false;
+    if (!box.textContent.trim() || box.clientWidth <= 1) return false;
+    const scrolls = ['auto', 'scroll'].includes(style.overflowY);
+    return box.scrollWidth > box.clientWidth + 1
+      || (!scrolls && box.scrollHeight > box.clientHeight + 1);
+  }).map((box) => `${box.tagName.toLowerCase()}.${box.className}: `
+    + `${box.textContent.trim().slice(0, 60)} (${box.scrollWidth}x${box.scrollHeight}`
+    + ` in ${box.clientWidth}x${box.clientHeight})`)"""
 
 
 def screenshot(page: Page, name: str) -> list[Path]:
     """Full-page screenshots at desktop and phone widths (`<name>-1280.png`, `<name>-375.png`),
-    checking at each width that nothing sticks out sideways and every control has a name."""
+    checking at each width that nothing sticks out sideways, no text overflows its box, and
+    every control has a name."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     paths = []
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
         page.wait_for_timeout(100)  # a frame for the layout to settle
         assert page.evaluate(OVERFLOW) <= 0, f"{name} is wider than {size['width']} px"
+        assert page.evaluate(OVERFLOWING_TEXT) == [], f"{name} at {size['width']} px"
         assert page.evaluate(UNNAMED_CONTROLS) == [], name
         path = SCREENSHOTS / f"{name}-{size['width']}.png"
         page.screenshot(path=str(path), full_page=True)

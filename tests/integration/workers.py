@@ -20,35 +20,54 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 class WorkerProcess:
-    """`rq worker` with our worker class and the scheduler, in its own process group."""
+    """`rq worker` with our worker class and the scheduler, in its own process group; with a
+    webhook queue, a second one for it alone (as `loveletter serve` runs them)."""
 
-    def __init__(self, redis_url: str, queue: str, env: Mapping[str, str]) -> None:
-        rq = str(Path(sys.executable).with_name("rq"))
-        command = [
-            rq, "worker", "--url", redis_url, "--worker-class", "workers.worker.Worker",
-            "--with-scheduler", "--logging_level", "WARNING", "--name", worker_name(queue), queue,
-        ]  # fmt: skip
+    def __init__(
+        self, redis_url: str, queue: str, env: Mapping[str, str], webhook_queue: str | None = None
+    ) -> None:
         environment = {**os.environ, "PYTHONPATH": str(REPO), **env}
-        self.process = subprocess.Popen(command, env=environment, start_new_session=True)
+        self.process = _rq_worker(redis_url, queue, environment)
+        self.webhooks = (
+            None if webhook_queue is None else _rq_worker(redis_url, webhook_queue, environment)
+        )
+
+    def processes(self) -> list[subprocess.Popen[bytes]]:
+        """The worker's processes (the job queue's first)."""
+        return [self.process] + ([] if self.webhooks is None else [self.webhooks])
 
     def kill(self) -> None:
-        """SIGKILL the worker and anything it started, at once."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
+        """SIGKILL the workers and anything they started, at once."""
+        for process in self.processes():
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
 
     def stop(self) -> None:
-        """Ask the worker to stop (warm shutdown), then make sure it is gone."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
+        """Ask the workers to stop (warm shutdown), then make sure they are gone."""
+        for process in self.processes():
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes():
             try:
-                self.process.wait(10)
+                process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
 
 
+def _rq_worker(redis_url: str, queue: str, env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """`rq worker` on one queue."""
+    rq = str(Path(sys.executable).with_name("rq"))
+    command = [
+        rq, "worker", "--url", redis_url, "--worker-class", "workers.worker.Worker",
+        "--with-scheduler", "--logging_level", "WARNING", "--name", worker_name(queue), queue,
+    ]  # fmt: skip
+    return subprocess.Popen(command, env=dict(env), start_new_session=True)
+
+
 def start_worker(redis_url: str, ctx: Context, **env: str) -> WorkerProcess:
-    """A worker on the context's namespace and queue; bots think for 20 ms unless told."""
+    """Workers on the context's namespace and queues (the job queue, and the webhook queue
+    apart); bots think for 20 ms unless told."""
     settings = {
         "REDIS_URL": redis_url,
         "LOVELETTER_NAMESPACE": ctx.settings.namespace,
@@ -58,7 +77,7 @@ def start_worker(redis_url: str, ctx: Context, **env: str) -> WorkerProcess:
         "LOVELETTER_BOT_BUDGET_MS": "20",
         **env,
     }
-    return WorkerProcess(redis_url, ctx.settings.queue, settings)
+    return WorkerProcess(redis_url, ctx.settings.queue, settings, ctx.settings.webhook_queue)
 
 
 def wait_for(

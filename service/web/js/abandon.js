@@ -3,24 +3,19 @@
 
 import { says } from "./api.js";
 import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
 import { playerApi } from "./player.js";
 import { forget } from "./seats.js";
 
-const TEXT = {
-  ask: "Leave this game…",
-  confirm: "Leave the game? A bot plays your seat from now on, and you can't come back.",
-  yes: "Yes, leave it to a bot",
-  no: "No, stay",
-};
 
 /** The control that abandons seat `seat` of `gameId` (with `token`), then runs `done()`. */
 export function abandonControl(gameId, seat, token, { before, done, failed }) {
   const box = h("div", { class: "abandon", "data-abandon": "" });
-  const ask = () => replace(box, h("p", {}, h("button", { type: "button", class: "link", onclick: confirm }, TEXT.ask)));
+  const ask = () => replace(box, h("p", {}, h("button", { type: "button", class: "link", onclick: confirm }, t("abandon.ask"))));
   function confirm() {
-    replace(box, h("div", { class: "row", role: "group", "aria-label": TEXT.confirm }, TEXT.confirm,
-      h("button", { type: "button", "data-abandon-confirm": "", onclick: leave }, TEXT.yes),
-      h("button", { type: "button", onclick: ask }, TEXT.no)));
+    replace(box, h("div", { class: "row", role: "group", "aria-label": t("abandon.confirm") }, t("abandon.confirm"),
+      h("button", { type: "button", "data-abandon-confirm": "", onclick: leave }, t("abandon.yes")),
+      h("button", { type: "button", onclick: ask }, t("abandon.no"))));
   }
   async function leave() {
     before?.();

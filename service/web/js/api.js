@@ -1,6 +1,10 @@
 // The service's HTTP API: every call the client makes, with problems (RFC 9457) as errors.
+// The API speaks English with stable codes; the page says each problem in its own language.
 
-/** A refused request: the problem's status, `detail` sentence, and slug (`code` of a rule). */
+import { has, t } from "./i18n.js";
+
+/** A refused request: the problem's status, `detail` sentence (English), and slug (its `type`'s
+ *  last part: the rule's `code` for a refusal). */
 export class Problem extends Error {
   constructor(status, body) {
     super(body?.detail || `The service answered ${status}.`);
@@ -10,6 +14,9 @@ export class Problem extends Error {
     this.body = body || {};
   }
 }
+
+/** The service could not be reached (no answer at all). */
+export class NetworkError extends Error {}
 
 async function call(method, path, { token, body, headers = {}, signal } = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers }, signal, cache: "no-store" };
@@ -23,7 +30,13 @@ async function call(method, path, { token, body, headers = {}, signal } = {}) {
 
 /** Fetch `path` with a prepared `init`: its JSON, or a Problem. */
 async function raw(path, init) {
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new NetworkError(error.message);
+  }
   const text = await response.text();
   let data = null;
   try {
@@ -35,16 +48,40 @@ async function raw(path, init) {
   return data;
 }
 
-/** What went wrong, in a sentence: a problem's `detail`, or the browser's own message. */
-export function says(error) {
-  return error.detail || error.message;
+// Cards a refusal may name; the table passes their names in its edition (cards.cardWords).
+export const NAMED_CARDS = ["guard", "handmaid", "countess", "chancellor", "bishop", "sycophant"];
+
+/** What went wrong, in a sentence of the page's language: the catalogue's message for the
+ *  problem's slug (`problem.<slug>`, with the problem's members and `words` as parameters);
+ *  for a slug newer than this page, the service's own `detail`; for a lost connection, that. */
+export function says(error, words = {}) {
+  if (error instanceof NetworkError) return t("app.network");
+  if (!(error instanceof Problem)) {
+    console.error(error); // a fault of the page itself
+    return t("app.fault");
+  }
+  const key = `problem.${error.slug}`;
+  if (!has(key)) return error.detail;
+  const values = { status: error.status };
+  for (const [name, value] of Object.entries(error.body)) {
+    if (typeof value === "string" || typeof value === "number") values[name] = value;
+  }
+  for (const id of NAMED_CARDS) values[id] = words[id] ?? t("card.generic");
+  return t(key, values);
+}
+
+/** Show what went wrong in `notice`, keeping the API's code and English detail as data. */
+export function tell(notice, error, words = {}) {
+  notice.textContent = says(error, words);
+  notice.dataset.code = error?.slug || "";
+  notice.dataset.detail = error?.detail || error?.message || "";
 }
 
 const game = (id) => `/games/${encodeURIComponent(id)}`;
 
 export const api = {
   raw,
-  editions: () => call("GET", "/editions"),
+  editions: (lang) => call("GET", `/editions?${new URLSearchParams({ lang })}`),
   lobby: (query) => call("GET", `/games?${new URLSearchParams(query)}`),
   create: (body, token) => call("POST", "/games", { body, token }), // token: a player's
   game: (id, token) => call("GET", game(id), { token }),

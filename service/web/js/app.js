@@ -1,4 +1,5 @@
-// The client's entry point: routes on the URL's fragment, which never holds a token.
+// The client's entry point: picks the language, then routes on the URL's fragment, which never
+// holds a token.
 //   #/                       the lobby
 //   #/join/<game>            an invitation: take an open seat
 //   #/me                     my games (as this browser's player), live from the inbox
@@ -8,6 +9,7 @@
 import { says } from "./api.js";
 import { loadCatalog } from "./cards.js";
 import { h, replace } from "./dom.js";
+import { currentLanguage, DEFAULT_LANGUAGE, LANGUAGES, preferredLanguage, t, useLanguage } from "./i18n.js";
 import { showInvitation, showLobby } from "./lobby.js";
 import { showMyGames } from "./mygames.js";
 import { showReplay } from "./replay.js";
@@ -24,20 +26,27 @@ const ROUTES = [
 let leaving = null; // stops the current page's live updates or timers
 let shown = 0;
 
+/** The page's language: the one chosen before or the browser's (English if its catalogue
+ *  can't be read). Every page waits for it. */
+const speaking = useLanguage(preferredLanguage()).catch(() => useLanguage(DEFAULT_LANGUAGE));
+
 async function route() {
   leaving?.();
   leaving = null;
   const page = ++shown;
+  await speaking;
+  if (page !== shown) return; // the reader moved on meanwhile
   // Each page draws into its own element: one still loading when the reader moves on draws
   // into an element no longer on the page.
   const root = h("div");
   replace(document.getElementById("main"), root);
   const hash = location.hash || "#/";
   const found = ROUTES.map(([pattern, show]) => [hash.match(pattern), show]).find(([match]) => match);
+  document.title = t("app.brand");
   try {
     await loadCatalog();
     if (!found) {
-      replace(root, h("section", { class: "panel" }, h("h1", {}, "Nothing here"), h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+      replace(root, h("section", { class: "panel" }, h("h1", {}, t("app.not_found")), h("p", {}, h("a", { href: "#/" }, t("app.back_to_lobby")))));
       return;
     }
     const [match, show] = found;
@@ -46,10 +55,21 @@ async function route() {
     else leaving = stop || null;
   } catch (problem) {
     if (page !== shown) return;
-    replace(root, h("section", { class: "panel" }, h("h1", {}, "Something went wrong"),
+    replace(root, h("section", { class: "panel" }, h("h1", {}, t("app.error")),
       h("p", { class: "notice error", role: "alert" }, says(problem)),
-      h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+      h("p", {}, h("a", { href: "#/" }, t("app.back_to_lobby")))));
   }
+}
+
+/** The language menu in the header: each language named in its own words. */
+function languageMenu() {
+  const select = document.getElementById("language");
+  replace(select, Object.entries(LANGUAGES).map(([code, name]) =>
+    h("option", { value: code, lang: code, selected: code === currentLanguage() }, name)));
+  select.addEventListener("change", async () => {
+    await useLanguage(select.value, { remember: true });
+    route(); // the page again, in the new language
+  });
 }
 
 document.querySelector(".skip")?.addEventListener("click", (event) => {
@@ -60,4 +80,6 @@ window.addEventListener("hashchange", () => {
   route();
   document.getElementById("main").focus({ preventScroll: true });
 });
+
+speaking.then(languageMenu);
 route();

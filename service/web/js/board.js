@@ -2,33 +2,40 @@
 // tokens, the deck, face-up cards, your hand and what you know. Shared by the table and replay.
 
 import { h } from "./dom.js";
-import { card, edition as editionOf, theCard } from "./cards.js";
+import { botName, card, edition as editionOf, editionName, theCard } from "./cards.js";
+import { t } from "./i18n.js";
 
 /** A small card: its number and name (the effect as a tooltip); null: a hidden card. */
 export function chip(editionId, id) {
-  if (id === null || id === undefined) return h("span", { class: "chip hidden" }, "hidden card");
+  if (id === null || id === undefined) {
+    return h("span", { class: "chip hidden", role: "img", "aria-label": t("card.hidden") }, t("card.hidden"));
+  }
   const c = card(editionId, id);
-  return h("span", { class: "chip", "data-card": id, title: c.effect },
-    h("span", { class: "rank" }, c.rank), c.name);
+  return h("span", { class: "chip", "data-card": id, title: c.effect, role: "img", "aria-label": t("card.label", { name: c.name, rank: c.rank }) },
+    h("span", { class: "rank", "aria-hidden": "true" }, c.rank), h("span", { "aria-hidden": "true" }, c.name));
 }
 
 /** A card in full: number, name and effect. */
 function cardTile(editionId, id, tag = "li") {
   const c = card(editionId, id);
-  return h(tag, { class: "card", "data-card": id },
-    h("div", { class: "card-head" }, h("span", { class: "rank", "aria-label": `number ${c.rank}` }, c.rank),
+  return h(tag, { class: "card", "data-card": id, "aria-label": t("card.label.full", { name: c.name, rank: c.rank, effect: c.effect }) },
+    h("div", { class: "card-head" }, h("span", { class: "rank" }, c.rank),
       h("span", { class: "name" }, c.name)),
     h("p", { class: "effect" }, c.effect));
 }
 
 /** Whose turn it is, as a short phrase. */
 export function turnPhrase(view, you) {
-  if (!view) return "Waiting for players";
-  if (view.phase === "over") return "The game is over";
+  if (!view) return t("turn.waiting");
+  if (view.phase === "over") return t("turn.over");
   const acting = view.current ?? view.turn_seat;
-  if (acting === null || acting === undefined) return "Between rounds";
-  const what = { chancellor: " (keeping a card)", redraw: " (answering the Bishop)" }[view.decision] || "";
-  return acting === you ? `Your turn${what}` : `${view.players[acting]}'s turn${what}`;
+  if (acting === null || acting === undefined) return t("turn.between");
+  return t("turn.whose", {
+    yours: acting === you ? "yes" : "no",
+    player: view.players[acting],
+    decision: view.decision || "play",
+    bishop: theCard(view.edition, "bishop"),
+  });
 }
 
 /** The whole board. */
@@ -41,95 +48,100 @@ export function board(view, game, { you = null } = {}) {
     const bot = game.seats[seat.seat]?.bot;
     const out = seat.eliminated || seat.forfeited;
     const badges = [
-      seat.seat === acting && view.phase === "round" && h("span", { class: "badge turn" }, "turn"),
-      seat.protected && h("span", { class: "badge protected" }, "protected"),
-      seat.forfeited ? h("span", { class: "badge out" }, "gave up") : seat.eliminated && h("span", { class: "badge out" }, "out"),
-      view.game_winners.includes(seat.seat) && h("span", { class: "badge winner" }, "winner"),
+      seat.seat === acting && view.phase === "round" && h("span", { class: "badge turn" }, t("seat.badge.turn")),
+      seat.protected && h("span", { class: "badge protected" }, t("seat.badge.protected")),
+      seat.forfeited ? h("span", { class: "badge out" }, t("seat.badge.forfeited")) : seat.eliminated && h("span", { class: "badge out" }, t("seat.badge.out")),
+      view.game_winners.includes(seat.seat) && h("span", { class: "badge winner" }, t("seat.badge.winner")),
     ].filter(Boolean);
     const hand = view.hands ? view.hands[seat.seat] : seat.seat === you ? view.hand : null;
     const known = knownBySeat.get(seat.seat);
     return h("li", {
       class: `seat${seat.seat === acting && view.phase === "round" ? " turn" : ""}${out ? " out" : ""}`,
       "data-seat": seat.seat,
-      "aria-label": `${seat.name}${seat.seat === you ? " (you)" : ""}`,
+      "aria-label": t("seat.label", { name: seat.name, you: seat.seat === you ? "yes" : "no" }),
     },
       h("div", { class: "seat-head" },
-        h("span", { class: "seat-name" }, seat.name, seat.seat === you ? " (you)" : ""),
-        h("span", { class: "muted small" }, bot ? `${bot} bot` : `seat ${seat.seat + 1}`)),
+        h("span", { class: "seat-name" }, t("seat.name", { name: seat.name, you: seat.seat === you ? "yes" : "no" })),
+        h("span", { class: "muted small" }, bot ? botName(bot) : t("seat.number", { number: seat.seat + 1 }))),
       badges.length ? h("div", { class: "badges" }, badges) : null,
       h("div", {},
         h("span", { class: "tokens", "aria-hidden": "true" }, "♥".repeat(seat.tokens)),
-        h("span", { class: "small" }, ` ${seat.tokens} of ${view.tokens_to_win} tokens`)),
+        h("span", { class: "small" }, " ", t("seat.tokens", { tokens: seat.tokens, target: view.tokens_to_win }))),
       h("div", { class: "small" },
-        hand ? ["Hand: ", h("span", { "data-hand-of": seat.seat }, hand.length ? hand.map((id) => chip(editionId, id)) : "none")]
-          : `${seat.hand_size} card${seat.hand_size === 1 ? "" : "s"} in hand`,
-        known && hand === null ? [" · you know: ", chip(editionId, known)] : null),
-      h("div", { class: "small" }, "Discard pile",
+        hand ? [t("seat.hand"), " ", h("span", { "data-hand-of": seat.seat }, hand.length ? hand.map((id) => chip(editionId, id)) : t("seat.hand.none"))]
+          : t("seat.hand.size", { count: seat.hand_size }),
+        known && hand === null ? [" · ", t("seat.known"), " ", chip(editionId, known)] : null),
+      h("div", { class: "small" }, t("seat.pile"), " ",
         seat.discards.length
-          ? h("ol", { class: "pile", "data-pile-of": seat.seat, "aria-label": `${seat.name}'s discard pile, oldest first` },
+          ? h("ol", { class: "pile", "data-pile-of": seat.seat, "aria-label": t("seat.pile.label", { name: seat.name }) },
             seat.discards.map((id) => h("li", {}, chip(editionId, id))))
-          : h("span", { class: "muted" }, ": empty")));
+          : h("span", { class: "muted" }, t("seat.pile.empty"))));
   });
 
   const middle = h("div", { class: "center" },
-    h("span", { "data-deck": view.deck_size }, `Deck: ${view.deck_size} card${view.deck_size === 1 ? "" : "s"}`),
+    h("span", { "data-deck": view.deck_size }, t("board.deck", { count: view.deck_size })),
     view.face_up.length
-      ? h("span", { "data-face-up": "" }, "Face up: ", view.face_up.map((id) => chip(editionId, id)))
+      ? h("span", { "data-face-up": "" }, t("board.face_up"), " ", view.face_up.map((id) => chip(editionId, id)))
       : null,
-    view.set_aside ? h("span", {}, "Set aside: ", chip(editionId, view.set_aside)) : null,
+    view.set_aside ? h("span", {}, t("board.set_aside"), " ", chip(editionId, view.set_aside)) : null,
     view.commitment
-      ? h("span", { class: "commitment", title: "SHA-256 of this round's deal, published before play" },
-        `Deal commitment ${view.commitment.slice(0, 16)}…`)
+      ? h("span", { class: "commitment", title: t("board.commitment.title") },
+        t("board.commitment", { hash: view.commitment.slice(0, 16) }))
       : null);
 
   const sections = [];
   if (view.hand) {
     sections.push(h("section", { class: "panel", "aria-labelledby": "hand-title" },
-      h("h2", { id: "hand-title" }, "Your hand"),
+      h("h2", { id: "hand-title" }, t("board.hand.title")),
       view.hand.length
         ? h("ul", { class: "hand", "data-hand": "" }, view.hand.map((id) => cardTile(editionId, id)))
-        : h("p", { class: "muted", "data-hand": "" }, "No card in hand.")));
+        : h("p", { class: "muted", "data-hand": "" }, t("board.hand.none"))));
   }
   sections.push(h("section", { class: "panel", "aria-labelledby": "board-title" },
-    h("h2", { id: "board-title" }, `Round ${view.round}`, h("span", { class: "muted small" },
-      ` · ${editionId} · ${view.tokens_to_win} tokens to win`)),
+    h("h2", { id: "board-title" }, t("board.round", { round: view.round }), h("span", { class: "muted small" },
+      " · ", t("board.target", { edition: editionName(editionId), tokens: view.tokens_to_win }))),
     middle,
-    h("ul", { class: "seats", "aria-label": "Seats" }, seats)));
+    h("ul", { class: "seats", "aria-label": t("board.seats") }, seats)));
   if (you !== null && you !== undefined) sections.push(knownPanel(view));
   return sections;
 }
 
 /** What this seat learnt privately, and whether it may still be held there. */
 function knownPanel(view) {
-  const who = (seat) => (seat === view.you ? "you" : view.players[seat]);
   const items = view.known.map((k) => {
     const where = k.seat === null
-      ? `lies under the deck with ${k.depth} card${k.depth === 1 ? "" : "s"} below it`
-      : `${k.seat === view.you ? "you hold" : `${who(k.seat)} holds`}`;
-    const held = k.seat === null ? "" : k.still_held ? " (still held)" : " (may have moved since)";
+      ? t("known.under_deck", { count: k.depth })
+      : t("known.held", {
+        yours: k.seat === view.you ? "yes" : "no",
+        player: view.players[k.seat],
+        still: k.still_held ? "yes" : "no",
+      });
     return h("li", { "data-known": k.card, "data-still-held": String(k.still_held) },
-      chip(view.edition, k.card), ` ${where}${held}`,
-      h("span", { class: "muted small" }, ` — seen through ${theCard(view.edition, k.source)}, round ${k.round}, turn ${k.turn}`));
+      chip(view.edition, k.card), " ", where,
+      h("span", { class: "muted small" }, " — ", t("known.source", { card: theCard(view.edition, k.source), round: k.round, turn: k.turn })));
   });
   return h("section", { class: "panel", "aria-labelledby": "known-title" },
-    h("h2", { id: "known-title" }, "What you know"),
-    items.length ? h("ul", { class: "known" }, items) : h("p", { class: "muted" }, "Nothing yet: a Priest, a Baron or a King would tell you."));
+    h("h2", { id: "known-title" }, t("known.title")),
+    items.length ? h("ul", { class: "known" }, items)
+      : h("p", { class: "muted" }, t("known.none", {
+        priest: theCard(view.edition, "priest"), baron: theCard(view.edition, "baron"), king: theCard(view.edition, "king"),
+      })));
 }
 
 /** Every card of the edition with its copies and effect. */
 export function reference(editionId) {
   const found = editionOf(editionId);
   return h("details", { class: "panel reference" },
-    h("summary", {}, `The ${editionId} cards`),
+    h("summary", {}, t("reference.title", { edition: editionName(editionId) })),
     h("dl", {}, found.cards.map((c) => [
-      h("dt", {}, `${c.rank} ${c.name} ×${c.copies}`),
+      h("dt", {}, t("reference.card", { rank: c.rank, name: c.name, copies: c.copies })),
       h("dd", {}, c.effect),
     ])));
 }
 
 /** Who sits at each seat of a table (`game` of a view), and which seats are open. */
 export function seatList(game) {
-  return h("ul", { class: "seat-list", "aria-label": "Seats" }, game.seats.map((seat) =>
+  return h("ul", { class: "seat-list", "aria-label": t("board.seats") }, game.seats.map((seat) =>
     h("li", { class: seat.open ? "open" : "" },
-      seat.open ? "open seat" : seat.bot ? `${seat.name} (${seat.bot} bot)` : seat.name)));
+      seat.open ? t("seat.open") : seat.bot ? t("seat.bot", { name: seat.name, bot: botName(seat.bot) }) : seat.name)));
 }

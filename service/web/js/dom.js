@@ -1,4 +1,6 @@
-// Building the page: h("button", {class: "primary", onclick}, "Play") and friends.
+// Building the page: h("button", {class: "primary", onclick}, t("moves.confirm")) and friends.
+
+import { formatList } from "./i18n.js";
 
 /** An element with properties (class, text, on*, data-*, aria-*, other attributes) and children. */
 export function h(tag, props = {}, ...children) {
@@ -29,10 +31,9 @@ export function replace(element, ...children) {
   return append(element, children);
 }
 
-/** "a", "a and b", "a, b and c". */
+/** "a", "a and b", "a, b and c", in the page's language. */
 export function listing(items) {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+  return formatList(items);
 }
 
 /** Whether the keyboard focus is inside `element`. */

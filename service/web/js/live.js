@@ -2,7 +2,7 @@
 // knows how news arrives. A seat opens its stream with a short-lived ticket (its token never
 // goes in a URL); the browser reconnects by itself, resuming after the last event it had.
 
-import { api } from "./api.js";
+import { api, NetworkError } from "./api.js";
 
 const MAX_PAUSE_MS = 5000;
 
@@ -67,7 +67,7 @@ export function follow(gameId, { token, after, onEvents, onTrouble }) {
       // (an expired ticket, the game's end) is opened anew here.
       if (source?.readyState === EventSource.CLOSED) {
         source = null;
-        trouble(new Error("The live connection was lost; reconnecting."));
+        trouble(new NetworkError("The live connection was lost; reconnecting."));
       }
     };
   }

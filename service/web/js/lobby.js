@@ -1,15 +1,16 @@
 // The lobby: your name, a new game's settings, the open games (edition, seats, who is in) to
 // join or leave, your games, and games to watch or replay. And the invitation page.
 
-import { api, says } from "./api.js";
+import { api, tell } from "./api.js";
 import { seatList } from "./board.js";
-import { botKinds, edition as editionOf, editions } from "./cards.js";
+import { botName, edition as editionOf, editionName, editions, botKinds } from "./cards.js";
 import { h, replace } from "./dom.js";
+import { formatDateTime, formatDuration, formatRelative, t } from "./i18n.js";
 import { playerToken } from "./player.js";
 import { forget, heldSeats, playerName, remember, rememberName, seatAt } from "./seats.js";
 
 const REFRESH_MS = 4000;
-const TURN_TIMES = [[0, "No limit"], [30, "30 seconds"], [60, "1 minute"], [300, "5 minutes"], [3600, "1 hour"], [86400, "1 day"]];
+const TURN_TIMES = [0, 30, 60, 300, 3600, 86400]; // seconds; 0: no limit
 
 /** The name field every lobby action uses (remembered in this browser). */
 function nameField(id = "player-name") {
@@ -17,13 +18,13 @@ function nameField(id = "player-name") {
     id, name: "name", autocomplete: "nickname", maxLength: 40, required: true, value: playerName(),
     oninput: () => rememberName(input.value.trim()),
   });
-  return { input, element: h("div", { class: "field" }, h("label", { for: id }, "Your name"), input) };
+  return { input, element: h("div", { class: "field" }, h("label", { for: id }, t("lobby.name")), input) };
 }
 
 function nameOrComplain(input, notice) {
   const name = input.value.trim();
   if (!name) {
-    notice.textContent = "Choose a name first (1 to 40 characters).";
+    notice.textContent = t("lobby.name.missing");
     input.focus();
     return null;
   }
@@ -31,23 +32,31 @@ function nameOrComplain(input, notice) {
   return name;
 }
 
+/** A refused join or creation: a name the service refuses gets the name's rule. */
+function complain(notice, problem) {
+  tell(notice, problem);
+  if (problem.slug === "validation-error" && problem.body?.errors?.json?.name) notice.textContent = t("lobby.name.invalid");
+}
+
 function createForm(name, notice) {
   const editionSelect = h("select", { id: "edition", name: "edition" },
-    editions().map((e) => h("option", { value: e.id }, `${e.id} (${e.min_players}–${e.max_players} players)`)));
+    editions().map((e) => h("option", { value: e.id },
+      t("lobby.edition.option", { edition: editionName(e.id), min: e.min_players, max: e.max_players }))));
   const countSelect = h("select", { id: "seat-count", name: "seats" });
   const seatsBox = h("div", { class: "seat-choices" });
   const timeSelect = h("select", { id: "turn-time", name: "turn_seconds" },
-    TURN_TIMES.map(([seconds, text]) => h("option", { value: seconds }, text)));
+    TURN_TIMES.map((seconds) => h("option", { value: seconds }, seconds ? formatDuration(seconds) : t("lobby.time.none"))));
   const timeoutSelect = h("select", { id: "on-timeout", name: "on_timeout" },
-    h("option", { value: "bot" }, "a bot moves for the late seat"),
-    h("option", { value: "forfeit" }, "the late seat gives up"));
+    h("option", { value: "bot" }, t("lobby.timeout.bot")),
+    h("option", { value: "forfeit" }, t("lobby.timeout.forfeit")));
 
   function seatSelect(index, value) {
     const id = `seat-${index}`;
     return h("div", { class: "field" },
-      h("label", { for: id }, `Seat ${index + 1}`),
+      h("label", { for: id }, t("lobby.seat", { number: index + 1 })),
       h("select", { id, "data-seat-kind": index },
-        ["human", ...botKinds()].map((kind) => h("option", { value: kind, selected: kind === value }, kind === "human" ? "human" : `${kind} bot`))));
+        ["human", ...botKinds()].map((kind) => h("option", { value: kind, selected: kind === value },
+          kind === "human" ? t("lobby.seat.human") : botName(kind)))));
   }
 
   function layoutSeats() {
@@ -56,7 +65,7 @@ function createForm(name, notice) {
     const count = Math.min(Math.max(Number(countSelect.value) || chosen.min_players, chosen.min_players), chosen.max_players);
     replace(countSelect, Array.from({ length: chosen.max_players - chosen.min_players + 1 }, (_, i) => {
       const n = chosen.min_players + i;
-      return h("option", { value: n, selected: n === count }, `${n} players`);
+      return h("option", { value: n, selected: n === count }, t("lobby.players.option", { count: n }));
     }));
     replace(seatsBox, Array.from({ length: count }, (_, i) => seatSelect(i, previous[i] || (i === 0 ? "human" : "heuristic"))));
   }
@@ -83,19 +92,19 @@ function createForm(name, notice) {
       }
       location.hash = `#/games/${encodeURIComponent(created.game.id)}`;
     } catch (problem) {
-      notice.textContent = says(problem);
+      complain(notice, problem);
     }
   }
 
   return h("form", { class: "panel", id: "create", "aria-labelledby": "create-title", onsubmit: create },
-    h("h2", { id: "create-title" }, "New game"),
-    h("div", { class: "field" }, h("label", { for: "edition" }, "Edition"), editionSelect),
-    h("div", { class: "field" }, h("label", { for: "seat-count" }, "Players"), countSelect),
-    h("fieldset", {}, h("legend", {}, "Who sits at each seat"), seatsBox,
-      h("p", { class: "muted small" }, "You take the first human seat; friends take the others.")),
-    h("div", { class: "field" }, h("label", { for: "turn-time" }, "Time for each move"), timeSelect),
-    h("div", { class: "field" }, h("label", { for: "on-timeout" }, "When time runs out"), timeoutSelect),
-    h("button", { type: "submit", class: "primary" }, "Create the game"));
+    h("h2", { id: "create-title" }, t("lobby.create.title")),
+    h("div", { class: "field" }, h("label", { for: "edition" }, t("lobby.edition")), editionSelect),
+    h("div", { class: "field" }, h("label", { for: "seat-count" }, t("lobby.players")), countSelect),
+    h("fieldset", {}, h("legend", {}, t("lobby.seats.legend")), seatsBox,
+      h("p", { class: "muted small" }, t("lobby.seats.hint"))),
+    h("div", { class: "field" }, h("label", { for: "turn-time" }, t("lobby.time")), timeSelect),
+    h("div", { class: "field" }, h("label", { for: "on-timeout" }, t("lobby.timeout")), timeoutSelect),
+    h("button", { type: "submit", class: "primary" }, t("lobby.create")));
 }
 
 async function join(gameId, name, notice) {
@@ -104,7 +113,7 @@ async function join(gameId, name, notice) {
     remember(gameId, { seat: taken.seat, token: taken.token, name });
     location.hash = `#/games/${encodeURIComponent(gameId)}`;
   } catch (problem) {
-    notice.textContent = says(problem);
+    complain(notice, problem);
   }
 }
 
@@ -115,15 +124,22 @@ async function leave(gameId, notice, done) {
     forget(gameId);
     done();
   } catch (problem) {
-    notice.textContent = says(problem);
+    tell(notice, problem);
   }
+}
+
+/** "3 minutes ago", with the exact time as a tooltip (nothing for an unknown time). */
+function when(milliseconds) {
+  if (!Number.isFinite(milliseconds)) return null;
+  return h("time", { datetime: new Date(milliseconds).toISOString(), title: formatDateTime(milliseconds), "data-at": milliseconds },
+    formatRelative(milliseconds));
 }
 
 /** Show the lobby; returns the function that stops its refreshing. */
 export async function showLobby(root) {
   const notice = h("p", { class: "notice error", role: "alert" });
   const name = nameField();
-  const openList = h("div", { "aria-live": "polite" }, h("p", { class: "muted" }, "Loading…"));
+  const openList = h("div", { "aria-live": "polite" }, h("p", { class: "muted" }, t("app.loading")));
   const mine = h("div", { class: "mine" });
   const others = h("div", { class: "others" });
   let shown = "";
@@ -137,69 +153,78 @@ export async function showLobby(root) {
     const tables = await Promise.all(open.games.map((game) =>
       api.game(game.id, seatAt(game.id)?.token).then((found) => found.game).catch(() => null)));
     const state = JSON.stringify([tables, playing.games.map((g) => g.id), over.games.map((g) => g.id), heldSeats()]);
-    if (state === shown) return;
+    if (state === shown) {
+      // Only the times move on: "3 minutes ago" becomes "4 minutes ago", the focus stays put.
+      for (const time of root.querySelectorAll("time[data-at]")) time.textContent = formatRelative(Number(time.dataset.at));
+      return;
+    }
     shown = state;
     const games = tables.filter(Boolean);
     replace(openList, games.length
       ? h("ul", { class: "games" }, games.map((game) => openGame(game)))
-      : h("p", { class: "muted" }, "No game is waiting for players. Create one!"));
+      : h("p", { class: "muted" }, t("lobby.open.none")));
     renderMine();
     replace(others,
-      gameLinks("Being played", playing.games, "Watch"),
-      gameLinks("Finished", over.games, "Replay"));
+      gameLinks(t("lobby.playing.title"), playing.games, "watch"),
+      gameLinks(t("lobby.over.title"), over.games, "replay"));
   }
 
   function openGame(game) {
     const held = seatAt(game.id);
     const humanOpen = game.seats.some((seat) => seat.open && !seat.bot);
     return h("li", { "data-game": game.id },
-      h("div", { class: "row" }, h("strong", {}, game.edition),
-        h("span", { class: "muted small" }, `${game.seats.length - game.open_seats} of ${game.seats.length} seats taken · game ${game.id}`)),
+      h("div", { class: "row" }, h("strong", {}, editionName(game.edition)),
+        h("span", { class: "muted small" }, t("lobby.open.seats", { taken: game.seats.length - game.open_seats, seats: game.seats.length, game: game.id }))),
       seatList(game),
       h("div", { class: "row" },
         held
-          ? [h("a", { class: "button", href: `#/games/${encodeURIComponent(game.id)}` }, "Open the table"),
-            h("button", { type: "button", "aria-label": `Leave game ${game.id}`, onclick: () => leave(game.id, notice, () => { shown = ""; load(); }) }, "Leave")]
+          ? [h("a", { class: "button", href: `#/games/${encodeURIComponent(game.id)}` }, t("lobby.open.table")),
+            h("button", { type: "button", "aria-label": t("lobby.leave.label", { game: game.id }), onclick: () => leave(game.id, notice, () => { shown = ""; load(); }) }, t("lobby.leave"))]
           : humanOpen
             ? h("button", {
-              type: "button", class: "primary", "aria-label": `Join game ${game.id}`,
+              type: "button", class: "primary", "aria-label": t("lobby.join.label", { game: game.id }),
               onclick: () => {
                 const chosen = nameOrComplain(name.input, notice);
                 if (chosen) join(game.id, chosen, notice);
               },
-            }, "Join")
+            }, t("lobby.join"))
             : null));
   }
 
   function renderMine() {
     const held = Object.entries(heldSeats()).sort((a, b) => b[1].at - a[1].at).slice(0, 10);
     replace(mine, h("section", { class: "panel", "aria-labelledby": "mine-title" },
-      h("h2", { id: "mine-title" }, "Your games"),
+      h("h2", { id: "mine-title" }, t("lobby.mine.title")),
       held.length
         ? h("ul", {}, held.map(([id, seat]) => h("li", {},
-          h("a", { href: `#/games/${encodeURIComponent(id)}` }, `${seat.edition || "game"} ${id}`),
-          ` as ${seat.name} · `, h("a", { href: `#/games/${encodeURIComponent(id)}/replay`, "aria-label": `Replay game ${id}` }, "replay"))))
-        : h("p", { class: "muted" }, "Games you create or join are kept in this browser.")));
+          h("a", { href: `#/games/${encodeURIComponent(id)}` },
+            t("lobby.mine.game", { edition: seat.edition ? editionName(seat.edition) : "unknown", game: id })),
+          " ", t("lobby.mine.as", { name: seat.name }), " · ", when(seat.at) && [when(seat.at), " · "],
+          h("a", { href: `#/games/${encodeURIComponent(id)}/replay`, "aria-label": t("lobby.replay.label", { game: id }) }, t("lobby.replay")))))
+        : h("p", { class: "muted" }, t("lobby.mine.none"))));
   }
 
-  function gameLinks(title, games, verb) {
+  function gameLinks(title, games, action) {
+    const replayLink = (game) => h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay`, "aria-label": t("lobby.replay.label", { game: game.id }) }, t("lobby.replay"));
     return h("section", { class: "panel" }, h("h2", {}, title),
       games.length
         ? h("ul", {}, games.map((game) => h("li", {},
-          `${game.edition}, ${game.players} players · `,
-          h("a", { href: `#/games/${encodeURIComponent(game.id)}${verb === "Replay" ? "/replay" : ""}`, "aria-label": `${verb} game ${game.id}` }, verb),
-          verb === "Watch" ? [" · ", h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay`, "aria-label": `Replay game ${game.id}` }, "replay")] : null)))
-        : h("p", { class: "muted" }, "None."));
+          t("lobby.game.line", { edition: editionName(game.edition), players: game.players }), " · ",
+          when(game.updated_at * 1000), " · ",
+          action === "watch"
+            ? [h("a", { href: `#/games/${encodeURIComponent(game.id)}`, "aria-label": t("lobby.watch.label", { game: game.id }) }, t("lobby.watch")), " · ", replayLink(game)]
+            : replayLink(game))))
+        : h("p", { class: "muted" }, t("lobby.none")));
   }
 
   replace(root, h("div", { class: "lobby", id: "lobby" },
-    h("div", { class: "name" }, h("h1", {}, "Lobby"), h("div", { class: "panel" }, name.element), notice),
-    h("section", { class: "panel open", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, "Open games"), openList),
+    h("div", { class: "name" }, h("h1", {}, t("lobby.title")), h("div", { class: "panel" }, name.element), notice),
+    h("section", { class: "panel open", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, t("lobby.open.title")), openList),
     h("div", { class: "create" }, createForm(name.input, notice)),
     mine, others));
-  document.title = "Love Letter — Lobby";
+  document.title = t("app.title", { page: t("lobby.title") });
   await load();
-  const timer = setInterval(() => load().catch((problem) => (notice.textContent = says(problem))), REFRESH_MS);
+  const timer = setInterval(() => load().catch((problem) => tell(notice, problem)), REFRESH_MS);
   return () => clearInterval(timer);
 }
 
@@ -209,12 +234,12 @@ export async function showInvitation(root, gameId) {
   const notice = h("p", { class: "notice error", role: "alert" });
   const name = nameField();
   const openSeats = game.seats.filter((seat) => seat.open && !seat.bot);
-  document.title = "Love Letter — Invitation";
+  document.title = t("app.title", { page: t("invitation.title") });
   let body;
   if (seatAt(gameId)) {
-    body = h("p", {}, "You already sit at this game. ", h("a", { href: `#/games/${encodeURIComponent(gameId)}` }, "Open the table"));
+    body = h("p", {}, t("invitation.seated"), " ", h("a", { href: `#/games/${encodeURIComponent(gameId)}` }, t("lobby.open.table")));
   } else if (game.status !== "open" || !openSeats.length) {
-    body = h("p", {}, "Every seat is taken. ", h("a", { href: `#/games/${encodeURIComponent(gameId)}` }, "Watch the game"));
+    body = h("p", {}, t("invitation.full"), " ", h("a", { href: `#/games/${encodeURIComponent(gameId)}` }, t("invitation.watch")));
   } else {
     body = h("form", {
       id: "join",
@@ -223,9 +248,9 @@ export async function showInvitation(root, gameId) {
         const chosen = nameOrComplain(name.input, notice);
         if (chosen) join(gameId, chosen, notice);
       },
-    }, name.element, h("button", { type: "submit", class: "primary" }, "Take a seat"));
+    }, name.element, h("button", { type: "submit", class: "primary" }, t("invitation.take")));
   }
   replace(root, h("section", { class: "panel", id: "invitation", "aria-labelledby": "invite-title" },
-    h("h1", { id: "invite-title" }, `You are invited to a game of Love Letter (${game.edition})`),
+    h("h1", { id: "invite-title" }, t("invitation.heading", { edition: editionName(game.edition) })),
     seatList(game), notice, body));
 }

@@ -1,49 +1,43 @@
 // Composing a move from the commands the service says are legal (`legal` of a view): card,
 // then players, then a name, then a look (Chancellor: keep, then the order under the deck;
 // Bishop: redraw or not). Every choice offered leads to a legal command, so an illegal one
-// can't be composed.
+// can't be composed. The choices of a question are one group for the keyboard: Tab reaches
+// it, the arrow keys move along it, Enter or Space chooses.
 
 import { h, listing } from "./dom.js";
 import { card, cardsNumbered, named, theCard } from "./cards.js";
+import { t } from "./i18n.js";
 
-// The fields a command is chosen by, in order, with the question each one asks.
-const STEPS = [
-  ["card", "Choose a card to play"],
-  ["targets", "Choose who"],
-  ["guess", "Name a card"],
-  ["look", "Whose hand to look at"],
-  ["keep", "Choose the card to keep"],
-  ["bottom", "Order the others under the deck"],
-  ["redraw", "The Bishop named your card"],
-];
+// The fields a command is chosen by, in order.
+const STEPS = ["card", "targets", "guess", "look", "keep", "bottom", "redraw"];
 
 const key = (value) => JSON.stringify(value);
 
 /** The words for one value of a field. */
 function label(field, value, { edition, players, you }) {
-  const who = (seat) => (seat === you ? "yourself" : players[seat]);
+  const who = (seat) => (seat === you ? t("moves.yourself") : players[seat]);
   switch (field) {
     case "card":
     case "keep": {
       const c = card(edition, value);
-      return `${c.name} (${c.rank})`;
+      return t("moves.card", { name: c.name, rank: c.rank });
     }
     case "targets":
-      return value.length ? listing(value.map(who)) : "No one (no effect)";
+      return value.length ? listing(value.map(who)) : t("moves.nobody");
     case "guess":
       if (typeof value === "number") {
         const cards = cardsNumbered(edition, value);
-        return cards.length ? `${value}: ${cards.join(", ")}` : String(value);
+        return cards.length ? t("moves.number", { number: value, cards: listing(cards) }) : String(value);
       }
-      return `${card(edition, value).name} (${card(edition, value).rank})`;
+      return t("moves.card", { name: card(edition, value).name, rank: card(edition, value).rank });
     case "look":
-      return `${who(value) === "yourself" ? "Your" : `${players[value]}'s`} hand`;
+      return t("moves.look", { yours: value === you ? "yes" : "no", player: players[value] });
     case "bottom":
       return value.length
-        ? value.map((id) => card(edition, id).name).join(", then ") + " (last at the bottom)"
-        : "Nothing to put back";
+        ? t("moves.bottom", { cards: value.map((id) => card(edition, id).name).join(t("moves.bottom.then")) })
+        : t("moves.bottom.none");
     case "redraw":
-      return value ? "Discard my hand and draw" : "Keep my hand";
+      return t("moves.redraw", { redraw: value ? "yes" : "no" });
     default:
       return String(value);
   }
@@ -51,20 +45,43 @@ function label(field, value, { edition, players, you }) {
 
 /** The move as a sentence: "Play the Guard on bob, naming the Priest". */
 function sentence(command, { edition, players, you }) {
-  const who = (seat) => (seat === you ? "yourself" : players[seat]);
+  const who = (seat) => (seat === you ? t("moves.yourself") : players[seat]);
   if (command.type === "play") {
-    let text = `Play ${theCard(edition, command.card)}`;
-    if (command.targets?.length) text += ` on ${listing(command.targets.map(who))}`;
-    if (command.guess !== undefined) text += `, naming ${named(edition, command.guess)}`;
-    if (command.look !== undefined) text += `, looking at ${command.look === you ? "your" : `${players[command.look]}'s`} hand`;
-    return text;
+    return t("moves.sentence.play", {
+      card: theCard(edition, command.card),
+      aimed: command.targets?.length ? "yes" : "no",
+      targets: command.targets?.length ? listing(command.targets.map(who)) : "",
+      guessed: command.guess !== undefined ? "yes" : "no",
+      guess: command.guess !== undefined ? named(edition, command.guess) : "",
+      look: command.look !== undefined ? who(command.look) : "",
+      looks: command.look === undefined ? "none" : command.look === you ? "yours" : "theirs",
+    });
   }
   if (command.type === "chancellor") {
-    const rest = command.bottom.map((id) => theCard(edition, id));
-    return `Keep ${theCard(edition, command.keep)}${rest.length ? ` and put ${listing(rest)} under the deck` : ""}`;
+    return t("moves.sentence.chancellor", {
+      keep: theCard(edition, command.keep),
+      bottom: listing(command.bottom.map((id) => theCard(edition, id))),
+      count: command.bottom.length,
+    });
   }
-  if (command.type === "redraw") return command.redraw ? "Discard your hand and draw a new card" : "Keep your hand";
-  return "Give the game up";
+  if (command.type === "redraw") return t("moves.sentence.redraw", { redraw: command.redraw ? "yes" : "no" });
+  return t("moves.sentence.forfeit");
+}
+
+/** The question a field asks. */
+function question(field, values, context) {
+  const step = field === "guess" && typeof values[0] === "number" ? "guess_number" : field;
+  return t("moves.step", { step, bishop: theCard(context.edition, "bishop") });
+}
+
+/** The arrow keys move the focus along a group of choices (and Home/End to its ends). */
+function arrowKeys(event) {
+  const buttons = [...event.currentTarget.querySelectorAll("button")];
+  const at = buttons.indexOf(document.activeElement);
+  const moves = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 };
+  if (at < 0 || !(event.key in moves)) return;
+  event.preventDefault();
+  buttons[(moves[event.key] + buttons.length) % buttons.length].focus();
 }
 
 /**
@@ -83,8 +100,8 @@ export function composer(legal, context, send) {
   function render(focus) {
     const left = remaining();
     const parts = [];
-    let question = null;
-    for (const [field, text] of STEPS) {
+    let asked = null;
+    for (const field of STEPS) {
       if (field in chosen) continue;
       const values = [...new Map(left.filter((c) => field in c).map((c) => [key(c[field]), c[field]])).values()];
       if (!values.length) continue;
@@ -92,10 +109,9 @@ export function composer(legal, context, send) {
         chosen[field] = values[0]; // the only way: nothing to ask
         return render(focus);
       }
-      const legend = field === "guess" && typeof values[0] === "number" ? "Name a number" : text;
-      question = h("fieldset", { "data-step": field },
-        h("legend", {}, legend),
-        h("div", { class: "choices" }, values.map((value) => h("button", {
+      asked = h("fieldset", { "data-step": field },
+        h("legend", {}, question(field, values, context)),
+        h("div", { class: "choices", onkeydown: arrowKeys }, values.map((value) => h("button", {
           type: "button",
           "data-choice": field,
           "data-value": key(value),
@@ -106,7 +122,7 @@ export function composer(legal, context, send) {
         }, label(field, value, context)))));
       break;
     }
-    if (question) parts.push(question);
+    if (asked) parts.push(asked);
     else if (left.length === 1) {
       parts.push(h("p", { class: "summary", "data-summary": "" }, sentence(left[0], context)),
         h("div", { class: "row" },
@@ -116,7 +132,7 @@ export function composer(legal, context, send) {
               event.currentTarget.disabled = true;
               send(left[0]);
             },
-          }, "Confirm")));
+          }, t("moves.confirm"))));
     }
     if (Object.keys(chosen).length) {
       parts.push(h("p", {}, h("button", {
@@ -125,7 +141,7 @@ export function composer(legal, context, send) {
           for (const field of Object.keys(chosen)) delete chosen[field];
           render(true);
         },
-      }, "Start over")));
+      }, t("moves.restart"))));
     }
     element.replaceChildren(...parts);
     if (focus) element.querySelector("button")?.focus();

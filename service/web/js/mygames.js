@@ -5,43 +5,16 @@
 
 import { says } from "./api.js";
 import { h, replace } from "./dom.js";
+import { formatDateTime, t } from "./i18n.js";
 import { becomeGuest, currentPlayer, forgetPlayer, playerApi, redeem } from "./player.js";
 
-// Every sentence this page shows, together (a catalogue takes them over later).
-const TEXT = {
-  title: "My games",
-  guestTitle: "Play as a guest",
-  guestHelp: "Choose a name: this browser keeps your player, and every game you create or join from now on is yours here.",
-  name: "Your name",
-  start: "Play as a guest",
-  codeTitle: "Already playing on another device?",
-  codeHelp: "There, open My games and ask for a transfer code; type it here.",
-  code: "Transfer code",
-  useCode: "Use the code",
-  youAre: (name) => `You play as ${name}.`,
-  transfer: "Move to another device…",
-  transferCode: (code, minutes) => `Type this code on the other device within ${minutes} minutes: ${code} (it works once; this browser stays signed in).`,
-  signOut: "Play as someone else",
-  none: "No games yet: create one or join one in the lobby.",
-  yourTurn: "Your turn",
-  waitingOn: (name) => `Waiting for ${name}`,
-  open: "Waiting for players",
-  over: "Over",
-  left: "You left this game to a bot",
-  lastMove: (when) => `last move ${when}`,
-  deadline: (when) => `time runs out ${when}`,
-  versus: (names) => names.join(" · "),
-  live: "Live",
-  paused: "Live updates paused; retrying…",
-  openGame: "Open",
-  lobby: "Lobby",
-};
 const MAX_PAUSE_MS = 5000;
 
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : "");
+const when = (iso) => formatDateTime(Date.parse(iso));
 
 /** Show "my games" in `root`; returns the function that stops its live updates. */
 export async function showMyGames(root) {
+  document.title = t("app.title", { page: t("mygames.title") });
   const player = currentPlayer();
   if (!player) {
     replace(root, guestForms(() => showMyGames(root).then((stop) => (stopInner = stop))));
@@ -50,20 +23,20 @@ export async function showMyGames(root) {
   }
   const notice = h("p", { class: "notice error", role: "alert" });
   const status = h("p", { class: "muted small", "data-live": "", "aria-live": "polite" });
-  const list = h("ul", { class: "my-games", id: "my-games", "aria-label": TEXT.title });
+  const list = h("ul", { class: "my-games", id: "my-games", "aria-label": t("mygames.title") });
   const transferBox = h("p", { class: "muted", "data-transfer": "" });
   replace(root, h("section", { class: "panel", "aria-labelledby": "me-title" },
-    h("h1", { id: "me-title" }, TEXT.title),
-    h("p", {}, TEXT.youAre(player.name), " ",
-      h("button", { type: "button", class: "link", onclick: transfer }, TEXT.transfer), " ",
-      h("button", { type: "button", class: "link", onclick: signOut }, TEXT.signOut)),
+    h("h1", { id: "me-title" }, t("mygames.title")),
+    h("p", {}, t("mygames.you_are", { name: player.name }), " ",
+      h("button", { type: "button", class: "link", onclick: transfer }, t("mygames.transfer")), " ",
+      h("button", { type: "button", class: "link", onclick: signOut }, t("mygames.sign_out"))),
     transferBox, notice, status, list,
-    h("p", {}, h("a", { href: "#/" }, TEXT.lobby))));
+    h("p", {}, h("a", { href: "#/" }, t("app.nav.lobby")))));
 
   async function transfer() {
     try {
       const made = await playerApi.transferCode(player.token);
-      transferBox.textContent = TEXT.transferCode(made.code, Math.round(made.expires_in / 60));
+      transferBox.textContent = t("mygames.transfer_code", { code: made.code, minutes: Math.round(made.expires_in / 60) });
     } catch (problem) {
       notice.textContent = says(problem);
     }
@@ -87,7 +60,7 @@ export async function showMyGames(root) {
         again = false;
         try {
           const page = await playerApi.games(player.token);
-          replace(list, page.games.length ? page.games.map(gameItem) : h("li", { class: "muted" }, TEXT.none));
+          replace(list, page.games.length ? page.games.map(gameItem) : h("li", { class: "muted" }, t("mygames.none")));
           notice.textContent = "";
         } catch (problem) {
           notice.textContent = says(problem);
@@ -100,7 +73,7 @@ export async function showMyGames(root) {
   await load();
   const stop = followInbox(player.token, {
     onEntry: () => load(),
-    onState: (live) => (status.textContent = live ? TEXT.live : TEXT.paused),
+    onState: (live) => (status.textContent = live ? t("mygames.live") : t("mygames.paused")),
   });
   return stop;
 }
@@ -108,20 +81,20 @@ export async function showMyGames(root) {
 function gameItem(game) {
   const names = game.seats.map((seat) => seat.name || "…");
   let state;
-  if (game.left) state = TEXT.left;
-  else if (game.status === "open") state = TEXT.open;
-  else if (game.status === "over") state = TEXT.over;
-  else if (game.my_turn) state = TEXT.yourTurn;
-  else state = TEXT.waitingOn(names[game.to_play] ?? "…");
+  if (game.left) state = t("mygames.left");
+  else if (game.status === "open") state = t("mygames.open");
+  else if (game.status === "over") state = t("mygames.over");
+  else if (game.my_turn) state = t("mygames.your_turn");
+  else state = t("mygames.waiting_on", { name: names[game.to_play] ?? "…" });
   return h("li", { class: `my-game${game.my_turn ? " yours" : ""}`, "data-game": game.id, "data-my-turn": game.my_turn ? "true" : "false", "data-to-play": game.to_play ?? "", "data-version": game.version },
-    h("a", { href: `#/games/${encodeURIComponent(game.id)}`, "aria-label": `${TEXT.openGame} ${game.edition} ${TEXT.versus(names)}` },
-      h("strong", {}, TEXT.versus(names))),
+    h("a", { href: `#/games/${encodeURIComponent(game.id)}`, "aria-label": `${t("mygames.open_game")} ${game.edition} ${names.join(" · ")}` },
+      h("strong", {}, names.join(" · "))),
     " ",
     h("span", { class: "muted" }, game.edition),
     " ",
     h("span", { class: game.my_turn ? "turn yours" : "turn", "data-state": "" }, state),
-    game.last_move_at ? h("span", { class: "muted small" }, ` · ${TEXT.lastMove(when(game.last_move_at))}`) : null,
-    game.deadline && game.my_turn ? h("span", { class: "muted small" }, ` · ${TEXT.deadline(when(game.deadline))}`) : null);
+    game.last_move_at ? h("span", { class: "muted small" }, ` · ${t("mygames.last_move", { when: when(game.last_move_at) })}`) : null,
+    game.deadline && game.my_turn ? h("span", { class: "muted small" }, ` · ${t("mygames.deadline", { when: when(game.deadline) })}`) : null);
 }
 
 function guestForms(done) {
@@ -139,15 +112,15 @@ function guestForms(done) {
   };
   return h("div", { class: "stack" },
     h("form", { class: "panel", id: "guest", "aria-labelledby": "guest-title", onsubmit: act(() => becomeGuest(name.value.trim())) },
-      h("h1", { id: "guest-title" }, TEXT.guestTitle),
-      h("p", { class: "muted" }, TEXT.guestHelp),
-      h("div", { class: "field" }, h("label", { for: "guest-name" }, TEXT.name), name),
-      h("button", { type: "submit", class: "primary" }, TEXT.start)),
+      h("h1", { id: "guest-title" }, t("mygames.guest_title")),
+      h("p", { class: "muted" }, t("mygames.guest_help")),
+      h("div", { class: "field" }, h("label", { for: "guest-name" }, t("mygames.name")), name),
+      h("button", { type: "submit", class: "primary" }, t("mygames.start"))),
     h("form", { class: "panel", id: "redeem", "aria-labelledby": "redeem-title", onsubmit: act(() => redeem(code.value.trim())) },
-      h("h2", { id: "redeem-title" }, TEXT.codeTitle),
-      h("p", { class: "muted" }, TEXT.codeHelp),
-      h("div", { class: "field" }, h("label", { for: "transfer-code" }, TEXT.code), code),
-      h("button", { type: "submit" }, TEXT.useCode)),
+      h("h2", { id: "redeem-title" }, t("mygames.code_title")),
+      h("p", { class: "muted" }, t("mygames.code_help")),
+      h("div", { class: "field" }, h("label", { for: "transfer-code" }, t("mygames.code")), code),
+      h("button", { type: "submit" }, t("mygames.use_code"))),
     notice);
 }
 

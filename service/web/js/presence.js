@@ -3,12 +3,8 @@
 // last one heard is kept per game.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
-const TEXT = {
-  here: "here",
-  away: "away",
-  label: (name, state) => `${name} is ${state}`,
-};
 const known = new Map(); // game id -> [presence per seat]
 
 /** Remember what a view says of presence (views without it leave the last one). */
@@ -20,6 +16,7 @@ export function notePresence(game) {
 export function presenceMark(gameId, seat, name) {
   const state = known.get(gameId)?.[seat];
   if (!state) return null;
-  return h("span", { class: `presence ${state}`, "data-presence": state, title: TEXT.label(name, TEXT[state]), "aria-label": TEXT.label(name, TEXT[state]) },
-    state === "here" ? "●" : "○", " ", TEXT[state]);
+  const label = t("presence.label", { name, state });
+  return h("span", { class: `presence ${state}`, "data-presence": state, title: label, "aria-label": label },
+    state === "here" ? "●" : "○", " ", t("presence.state", { state }));
 }

@@ -3,7 +3,9 @@
 
 import { allEvents, api, says } from "./api.js";
 import { board, reference } from "./board.js";
-import { h, replace } from "./dom.js";
+import { editionName } from "./cards.js";
+import { h, listing, replace } from "./dom.js";
+import { t } from "./i18n.js";
 import { roundsPanel } from "./rounds.js";
 import { seatAt } from "./seats.js";
 import { logLines, roundSummaries } from "./words.js";
@@ -29,38 +31,38 @@ export async function showReplay(root, gameId, start) {
   const position = h("output", { for: "version", id: "position" });
   const button = (text, label, target) =>
     h("button", { type: "button", "aria-label": label, onclick: () => go(target()) }, text);
-  const audience = h("fieldset", { class: "row" }, h("legend", {}, "See the game as"));
+  const audience = h("fieldset", { class: "row" }, h("legend", {}, t("replay.audience")));
   const shown = h("div", { class: "stack", "data-board": "" });
-  const log = h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": "What happened up to this version" });
+  const log = h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": t("replay.log.label") });
   const rounds = h("div");
   const page = h("div", { class: "table-page", id: "replay" },
     h("div", { class: "stack" },
       h("section", { class: "panel", "aria-labelledby": "replay-title" },
-        h("h1", { id: "replay-title" }, `Replay of game ${gameId}`),
-        h("p", { class: "muted" }, `${head.game.edition} · ${head.game.status === "over" ? "finished" : head.game.status}`,
-          " · ", h("a", { href: `#/games/${encodeURIComponent(gameId)}` }, "Back to the table")),
+        h("h1", { id: "replay-title" }, t("replay.title", { game: gameId })),
+        h("p", { class: "muted" }, t("replay.status", { edition: editionName(head.game.edition), status: head.game.status }),
+          " · ", h("a", { href: `#/games/${encodeURIComponent(gameId)}` }, t("replay.back"))),
         audience,
         h("div", { class: "scrub" },
-          h("label", { for: "version" }, "Version"), slider,
+          h("label", { for: "version" }, t("replay.version")), slider,
           h("div", { class: "row" },
-            button("« First", "First version", () => 1),
-            button("‹ Back", "Previous version", () => version - 1),
-            button("Next ›", "Next version", () => version + 1),
-            button("Last »", "Last version", () => head.game.version)),
+            button(t("replay.first"), t("replay.first.label"), () => 1),
+            button(t("replay.previous"), t("replay.previous.label"), () => version - 1),
+            button(t("replay.next"), t("replay.next.label"), () => version + 1),
+            button(t("replay.last"), t("replay.last.label"), () => head.game.version)),
           position)),
       shown),
     h("div", { class: "side" },
-      h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), log),
+      h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log.title")), log),
       rounds, reference(head.game.edition)));
   replace(root, page);
-  document.title = `Love Letter — Replay`;
+  document.title = t("app.title", { page: t("replay.page") });
 
   function audienceChoices() {
     const over = head.game.status === "over";
     const options = [];
-    if (held) options.push(["seat", over ? `${held.name}: the game is over, so every card` : `${held.name} (your seat)`]);
-    options.push(["spectator", "a spectator"]);
-    replace(audience, h("legend", {}, "See the game as"), options.map(([value, text]) => h("label", { class: "choice-label" },
+    if (held) options.push(["seat", t("replay.audience.seat", { name: held.name, over: over ? "yes" : "no" })]);
+    options.push(["spectator", t("replay.audience.spectator")]);
+    replace(audience, h("legend", {}, t("replay.audience")), options.map(([value, text]) => h("label", { class: "choice-label" },
       h("input", {
         type: "radio", name: "audience", value, checked: (value === "seat") === Boolean(token),
         onchange: () => switchAudience(value === "seat" ? held.token : null),
@@ -102,12 +104,12 @@ export async function showReplay(root, gameId, start) {
     const upTo = events.filter((event) => event.version <= version);
     const lines = logLines(upTo, { edition: game.edition, names });
     const latest = lines.at(-1);
-    position.textContent = `Version ${version} of ${head.game.version}${latest ? `: ${latest.text}` : ""}`;
+    position.textContent = t("replay.position", { version, last: head.game.version, happened: latest ? "yes" : "no", line: latest?.text || "" });
     slider.setAttribute("aria-valuetext", position.textContent);
     replace(shown, data.view
       ? board(data.view, game, { you })
-      : h("section", { class: "panel" }, h("h2", {}, "Before the game"),
-        h("p", {}, `Seats: ${game.seats.map((seat) => seat.name || "open").join(", ")}`)));
+      : h("section", { class: "panel" }, h("h2", {}, t("replay.before")),
+        h("p", {}, t("replay.seats", { seats: listing(game.seats.map((seat) => seat.name || t("seat.open"))) }))));
     replace(log, lines.map((line) => h("li", {
       class: `${line.kind}${line === latest ? " current" : ""}`, "data-version": line.version,
       "aria-current": line === latest ? "step" : undefined,

@@ -4,6 +4,7 @@
 import { append, h, listing } from "./dom.js";
 import { chip } from "./board.js";
 import { canVerify, opens } from "./fairness.js";
+import { t } from "./i18n.js";
 import { roundEnd, tokenReason } from "./words.js";
 
 const verdicts = new Map(); // "commitment salt" -> Promise<boolean>
@@ -21,17 +22,17 @@ function commitmentStatus(round, upTo = Infinity) {
   if (round.ended === null || round.ended > upTo) {
     element.className = "sealed";
     element.dataset.verified = "sealed";
-    element.textContent = "deal sealed: it opens when the round ends";
+    element.textContent = t("rounds.deal.sealed");
   } else if (!canVerify()) {
     element.className = "sealed";
     element.dataset.verified = "unchecked";
-    element.textContent = "this browser can check deals only over https or on localhost";
+    element.textContent = t("rounds.deal.unchecked");
   } else {
-    element.textContent = "checking the deal…";
+    element.textContent = t("rounds.deal.checking");
     verdict(round).then((good) => {
       element.className = good ? "verified" : "unverified";
       element.dataset.verified = String(good);
-      element.textContent = good ? "✓ deal verified against its commitment" : "✗ the deal does not match its commitment";
+      element.textContent = t("rounds.deal.verdict", { good: good ? "yes" : "no" });
     });
   }
   return element;
@@ -39,11 +40,11 @@ function commitmentStatus(round, upTo = Infinity) {
 
 /** One round's summary. */
 function summary(round, { edition, names, upTo, open }) {
-  const who = (seat) => names[seat] || `seat ${seat + 1}`;
+  const who = (seat) => names[seat] || t("seat.number", { number: seat + 1 });
   const ended = round.ended !== null && round.ended <= upTo;
   const title = ended
-    ? `Round ${round.round}: ${round.winners.length ? `${listing(round.winners.map(who))} won` : "no winner"} ${roundEnd(round.reason)}`
-    : `Round ${round.round}: being played`;
+    ? t("rounds.ended", { round: round.round, count: round.winners.length, winners: listing(round.winners.map(who)), how: roundEnd(round.reason) })
+    : t("rounds.playing", { round: round.round });
   const revealed = [
     ...(ended ? round.showdown.map(([seat, id]) => ({ seat, cards: [id], how: "showdown" })) : []),
     ...round.eliminated.filter((e) => e.version <= upTo).map((e) => ({ seat: e.seat, cards: e.hand, how: "out" })),
@@ -54,15 +55,17 @@ function summary(round, { edition, names, upTo, open }) {
   return append(details, [heading,
     revealed.length
       ? h("ul", { class: "small" }, revealed.map((r) => h("li", {},
-        r.how === "showdown" ? `${who(r.seat)} showed ` : `${who(r.seat)} was knocked out${r.cards.length ? " holding " : " with no card in hand"}`,
+        t("rounds.revealed", { player: who(r.seat), how: r.how, held: r.cards.length ? "yes" : "no" }), " ",
         r.cards.map((id) => chip(edition, id)))))
       : null,
     ended && round.tokens.length
-      ? h("p", { class: "small" }, "Tokens: ", round.tokens.map((t) => `${who(t.seat)} ${tokenReason(t.reason)}`).join("; "))
+      ? h("p", { class: "small" }, t("rounds.tokens", {
+        tokens: listing(round.tokens.map((token) => t("rounds.token", { player: who(token.seat), reason: tokenReason(token.reason, edition) }))),
+      }))
       : null,
-    ended && round.setAside ? h("p", { class: "small" }, "Set aside face down: ", chip(edition, round.setAside)) : null,
+    ended && round.setAside ? h("p", { class: "small" }, t("rounds.set_aside"), " ", chip(edition, round.setAside)) : null,
     h("p", { class: "small" },
-      h("span", { class: "commitment", title: "SHA-256 published when the round was dealt" }, `${round.commitment.slice(0, 16)}… `),
+      h("span", { class: "commitment", title: t("rounds.commitment.title") }, t("rounds.commitment", { hash: round.commitment.slice(0, 16) }), " "),
       commitmentStatus(round, upTo))]);
 }
 
@@ -70,8 +73,8 @@ function summary(round, { edition, names, upTo, open }) {
 export function roundsPanel(rounds, { edition, names, upTo = Infinity }) {
   const shown = rounds.filter((round) => round.started <= upTo);
   return h("section", { class: "panel rounds", "aria-labelledby": "rounds-title" },
-    h("h2", { id: "rounds-title" }, "Rounds"),
+    h("h2", { id: "rounds-title" }, t("rounds.title")),
     shown.length
       ? shown.map((round, index) => summary(round, { edition, names, upTo, open: index === shown.length - 1 }))
-      : h("p", { class: "muted" }, "No round dealt yet."));
+      : h("p", { class: "muted" }, t("rounds.none")));
 }

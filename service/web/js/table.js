@@ -1,10 +1,12 @@
 // The table: the game as your seat (or a spectator) sees it, your moves, the log, the rounds,
 // and the waiting room before the start. Kept up to date by live.js.
 
-import { allEvents, api, says } from "./api.js";
+import { allEvents, api, tell } from "./api.js";
 import { board, chip, reference, seatList, turnPhrase } from "./board.js";
+import { cardWords, editionName } from "./cards.js";
 import { h, holdsFocus, listing, replace } from "./dom.js";
 import { follow } from "./live.js";
+import { formatDuration, t } from "./i18n.js";
 import { composer } from "./moves.js";
 import { roundsPanel } from "./rounds.js";
 import { abandonControl } from "./abandon.js";
@@ -67,12 +69,12 @@ export async function showTable(root, gameId) {
   const notice = h("p", { class: "notice error", role: "alert", id: "notice" });
   const moves = h("section", { class: "panel moves", id: "moves", "aria-labelledby": "moves-title" });
   const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
-  const log = h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": "What happened, oldest first" });
+  const log = h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": t("log.label") });
   const rounds = h("div");
   const page = h("div", { class: "table-page", id: "table" },
     h("div", { class: "stack" }, header, you !== null ? moves : null, notice, over, waiting, boardArea),
     h("div", { class: "side" },
-      h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), log, announcer),
+      h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log.title")), log, announcer),
       rounds,
       reference(data.game.edition)));
   replace(root, page);
@@ -86,19 +88,24 @@ export async function showTable(root, gameId) {
     const names = game.seats.map((seat) => seat.name);
     const edition = game.edition;
     const turn = turnPhrase(view, you);
-    if (root.isConnected) document.title = `${view && view.current === you && you !== null ? "▶ " : ""}Love Letter — ${game.edition}`;
+    if (root.isConnected) {
+      document.title = t("table.page_title", { yours: view && view.current === you && you !== null ? "yes" : "no", edition: editionName(game.edition) });
+    }
 
     replace(header,
-      h("h1", { id: "game-title" }, `Game ${game.id}`),
+      h("h1", { id: "game-title" }, t("table.title", { game: game.id })),
       h("div", { class: "status-line" },
         h("span", { class: `turn${view && view.current === you && you !== null ? " yours" : ""}`, "data-turn": "" }, turn),
-        h("span", { class: "muted" }, `${game.edition} · ${game.seats.length} seats${game.turn_seconds ? ` · ${game.turn_seconds} s a move` : ""}`),
-        h("span", { class: "muted" }, you !== null ? `You are ${names[you]}` : "You are watching"),
+        h("span", { class: "muted" }, t("table.settings", {
+          edition: editionName(game.edition), seats: game.seats.length, timed: game.turn_seconds ? "yes" : "no",
+          time: game.turn_seconds ? formatDuration(game.turn_seconds) : "",
+        })),
+        h("span", { class: "muted" }, t("table.you", { watching: you === null ? "yes" : "no", name: you !== null ? names[you] : "" })),
         h("span", { class: "presences", "data-presences": "" },
           game.seats.map((seat) => presenceMark(game.id, seat.seat, seat.name)))),
       h("div", { class: "row" },
-        h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay` }, "Replay"),
-        h("a", { href: "#/" }, "Lobby")));
+        h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay` }, t("table.replay")),
+        h("a", { href: "#/" }, t("app.nav.lobby"))));
 
     replace(waiting, game.status === "open" ? waitingRoom(game) : null);
     replace(over, view && view.phase === "over" ? gameOver(game, view) : null);
@@ -119,22 +126,22 @@ export async function showTable(root, gameId) {
     const hadFocus = holdsFocus(moves);
     composedFor = shape;
     const playing = view && view.phase === "round" && game.status === "playing";
-    const parts = [h("h2", { id: "moves-title" }, data.legal.length ? "Your move" : "Moves")];
+    const parts = [h("h2", { id: "moves-title" }, t("moves.title", { yours: data.legal.length ? "yes" : "no" }))];
     if (data.legal.length) {
       moveControls = composer(data.legal, { edition: game.edition, players: view.players, you }, send);
       parts.push(moveControls.element);
     } else {
       moveControls = null;
       parts.push(h("p", { class: "muted", "data-waiting": "" },
-        view ? (view.phase === "over" ? "The game is over." : `Waiting: ${turnPhrase(view, you)}.`) : "Waiting for players."));
+        t("moves.waiting", { state: view ? (view.phase === "over" ? "over" : "playing") : "open", turn: view ? turnPhrase(view, you) : "" })));
     }
     const mine = view?.seats[you];
     if (playing && mine && !mine.forfeited) {
       parts.push(confirmingForfeit
-        ? h("div", { class: "row" }, "Give the whole game up?",
-          h("button", { type: "button", "data-forfeit-confirm": "", onclick: () => { confirmingForfeit = false; send({ type: "forfeit" }); } }, "Yes, give up"),
-          h("button", { type: "button", onclick: () => { confirmingForfeit = false; render(); } }, "No"))
-        : h("p", {}, h("button", { type: "button", class: "link", onclick: () => { confirmingForfeit = true; render(); } }, "Give the game up…")));
+        ? h("div", { class: "row" }, t("forfeit.question"),
+          h("button", { type: "button", "data-forfeit-confirm": "", onclick: () => { confirmingForfeit = false; send({ type: "forfeit" }); } }, t("forfeit.yes")),
+          h("button", { type: "button", onclick: () => { confirmingForfeit = false; render(); } }, t("forfeit.no")))
+        : h("p", {}, h("button", { type: "button", class: "link", "data-forfeit": "", onclick: () => { confirmingForfeit = true; render(); } }, t("forfeit.ask"))));
       parts.push(abandonControl(gameId, you, token, {
         before: () => stop(),
         done: () => (location.hash = "#/me"),
@@ -153,33 +160,33 @@ export async function showTable(root, gameId) {
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(link);
-          copy.textContent = "Copied";
+          copy.textContent = t("waiting.copied");
         } catch {
           input.select();
         }
       },
-    }, "Copy");
+    }, t("waiting.copy"));
     const input = h("input", { id: "invite", readOnly: true, value: link, size: 40 });
     return h("section", { class: "panel", "aria-labelledby": "waiting-title" },
-      h("h2", { id: "waiting-title" }, `Waiting for ${open} more player${open === 1 ? "" : "s"}`),
+      h("h2", { id: "waiting-title" }, t("waiting.title", { count: open })),
       seatList(game),
-      h("div", { class: "field" }, h("label", { for: "invite" }, "Invitation link: a friend who opens it can take an open seat"),
+      h("div", { class: "field" }, h("label", { for: "invite" }, t("waiting.link")),
         h("div", { class: "row" }, input, copy)),
       you !== null
-        ? h("button", { type: "button", onclick: leave }, "Leave my seat")
-        : h("a", { class: "button primary", href: `#/join/${encodeURIComponent(game.id)}` }, "Take a seat"));
+        ? h("button", { type: "button", onclick: leave }, t("waiting.leave"))
+        : h("a", { class: "button primary", href: `#/join/${encodeURIComponent(game.id)}` }, t("invitation.take")));
   }
 
   function gameOver(game, view) {
     const who = (seat) => view.players[seat];
     const winners = view.game_winners;
     return h("section", { class: "panel game-over", id: "game-over", "aria-labelledby": "over-title", "data-game-over": "" },
-      h("h2", { id: "over-title" }, winners.length ? `${listing(winners.map(who))} win${winners.length === 1 ? "s" : ""} the game` : "The game is over"),
-      h("ul", {}, view.seats.map((seat) => h("li", {}, `${seat.name}: ${seat.tokens} token${seat.tokens === 1 ? "" : "s"}`,
-        view.hands ? [", last hand: ", view.hands[seat.seat].length ? view.hands[seat.seat].map((id) => chip(game.edition, id)) : "none"] : ""))),
+      h("h2", { id: "over-title" }, t("over.title", { count: winners.length, winners: listing(winners.map(who)) })),
+      h("ul", {}, view.seats.map((seat) => h("li", {}, t("over.tokens", { name: seat.name, tokens: seat.tokens }),
+        view.hands ? [" ", t("over.last_hand"), " ", view.hands[seat.seat].length ? view.hands[seat.seat].map((id) => chip(game.edition, id)) : t("seat.hand.none")] : ""))),
       h("div", { class: "row" },
-        h("a", { class: "button", href: `#/games/${encodeURIComponent(game.id)}/replay` }, "Replay the game"),
-        you !== null ? h("button", { type: "button", onclick: rematch }, "Play again") : null));
+        h("a", { class: "button", href: `#/games/${encodeURIComponent(game.id)}/replay` }, t("over.replay")),
+        you !== null ? h("button", { type: "button", onclick: rematch }, t("over.again")) : null));
   }
 
   async function send(command) {
@@ -187,9 +194,7 @@ export async function showTable(root, gameId) {
       apply(await api.command(gameId, token, data.game.version, newKey(), command));
       notice.textContent = "";
     } catch (problem) {
-      notice.textContent = problem.status === 412
-        ? "The game moved on before your move arrived: look again and choose anew."
-        : says(problem);
+      tell(notice, problem, cardWords(data.game.edition));
       composedFor = null;
       await refresh();
     }
@@ -202,7 +207,7 @@ export async function showTable(root, gameId) {
       forget(gameId);
       location.hash = "#/";
     } catch (problem) {
-      notice.textContent = says(problem);
+      tell(notice, problem);
       startFollowing();
     }
   }
@@ -211,7 +216,7 @@ export async function showTable(root, gameId) {
     try {
       apply(await api.rematch(gameId, token));
     } catch (problem) {
-      notice.textContent = says(problem);
+      tell(notice, problem);
     }
   }
 
@@ -234,7 +239,7 @@ export async function showTable(root, gameId) {
         try {
           apply(await api.game(gameId, token));
         } catch (problem) {
-          notice.textContent = says(problem);
+          tell(notice, problem);
           const passing = !problem.status || problem.status >= 500; // worth another look
           if (passing && root.isConnected) setTimeout(refresh, RETRY_MS);
         }
@@ -254,9 +259,14 @@ export async function showTable(root, gameId) {
         refresh();
       },
       onTrouble: (problem) => {
-        const paused = "Live updates paused";
-        if (problem) notice.textContent = `${paused}: ${says(problem)}. Retrying…`;
-        else if (notice.textContent.startsWith(paused)) notice.textContent = "";
+        if (problem) {
+          tell(notice, problem);
+          notice.textContent = t("live.paused", { problem: notice.textContent });
+          notice.dataset.paused = "";
+        } else if ("paused" in notice.dataset) {
+          notice.textContent = "";
+          delete notice.dataset.paused;
+        }
       },
     });
   }

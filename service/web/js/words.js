@@ -1,111 +1,124 @@
 // What happened, in plain words: one line per event of the feed (a guess's outcome joins the
-// line of the card that made it), and a summary of every round.
+// line of the card that made it), and a summary of every round. Each event type has its
+// message `event.<type>` in every catalogue (a test checks them against the API's document).
 
 import { listing } from "./dom.js";
-import { named, theCard } from "./cards.js";
-
-const TOKEN_REASONS = {
-  round: "for winning the round",
-  spy: "for the Spy",
-  jester: "for the Jester",
-  bishop: "for the Bishop's right guess",
-  constable: "for the Constable",
-};
-
-const ROUND_ENDS = {
-  "last-standing": "with one player left",
-  showdown: "in a showdown",
-  "token-target": "when a token reached the target",
-  forfeit: "when a player gave up",
-};
+import { botName, editionName, named, theCard } from "./cards.js";
+import { t } from "./i18n.js";
 
 const hidden = (value) => value === null || value === undefined;
+const yes = (value) => (value ? "yes" : "no");
+const CARD_REASONS = new Set(["spy", "jester", "bishop", "constable"]);
+
+/** Why a seat gained a token, as a phrase ("for the Spy"). */
+export function tokenReason(reason, edition) {
+  const known = reason === "round" || CARD_REASONS.has(reason);
+  return t("reason.token", { reason: known ? reason : "other", card: known && reason !== "round" ? theCard(edition, reason) : "" });
+}
+
+/** How a round ended, as a phrase ("in a showdown"). */
+export function roundEnd(reason) {
+  return t("reason.round_end", { reason: String(reason || "other").replaceAll("-", "_") });
+}
 
 /** Lines [{version, text, kind}] for these events; `names` are the table's seat names. */
 export function logLines(events, { edition, names }) {
   const seats = [...names];
-  const who = (seat) => seats[seat] || `seat ${seat + 1}`;
+  const who = (seat) => seats[seat] || t("seat.number", { number: seat + 1 });
   const card = (id) => theCard(edition, id);
   const lines = [];
-  const say = (event, text, kind = "") => lines.push({ version: event.version, text, kind });
+  const say = (event, text, kind = "") => lines.push({ version: event.version, text, kind, type: event.type });
   const writers = {
-    table_opened: (e) => say(e, `A ${e.edition} table was opened with ${e.bots.length} seats`),
+    table_opened: (e) => say(e, t("event.table_opened", { edition: editionName(e.edition), seats: e.bots.length })),
     seat_taken: (e) => {
       seats[e.seat] = e.name;
-      say(e, `${e.name} sat down at seat ${e.seat + 1}`);
+      say(e, t("event.seat_taken", { player: e.name, seat: e.seat + 1 }));
     },
-    seat_left: (e) => say(e, `${who(e.seat)} left seat ${e.seat + 1}`),
+    seat_left: (e) => say(e, t("event.seat_left", { player: who(e.seat), seat: e.seat + 1 })),
+    webhook_set: (e) => say(e, t("event.webhook_set", { player: who(e.seat) })),
     game_started: (e) => {
       e.players.forEach((name, seat) => (seats[seat] = name));
-      say(e, `The game began: ${listing(e.players)}`, "round");
+      say(e, t("event.game_started", { players: listing(e.players) }), "round");
     },
-    round_started: (e) => {
-      const faceUp = e.face_up.length ? `; face up: ${listing(e.face_up.map(card))}` : "";
-      say(e, `Round ${e.round}: ${who(e.first)} plays first${faceUp}`, "round");
-    },
-    turn_started: (e) => say(e, `${who(e.seat)}'s turn: drew ${hidden(e.card) ? "a card" : card(e.card)}`),
-    card_drawn: (e) =>
-      say(e, `${who(e.seat)} drew ${hidden(e.card) ? "a card" : card(e.card)}${e.from_set_aside ? " (the set-aside card)" : ""}`),
-    card_played: (e) => {
-      let text = `${who(e.seat)} played ${card(e.card)}`;
-      if (e.targets.length) text += ` on ${listing(e.targets.map(who))}`;
-      if (!hidden(e.guess)) text += `, naming ${named(edition, e.guess)}`;
-      if (!hidden(e.look)) text += `, looking at ${who(e.look)}'s hand`;
-      say(e, text);
-    },
+    round_started: (e) => say(e, t("event.round_started", {
+      round: e.round, player: who(e.first), faceup: yes(e.face_up.length), cards: listing(e.face_up.map(card)),
+    }), "round"),
+    turn_started: (e) => say(e, t("event.turn_started", { player: who(e.seat), known: yes(!hidden(e.card)), card: hidden(e.card) ? "" : card(e.card) })),
+    card_drawn: (e) => say(e, t("event.card_drawn", {
+      player: who(e.seat), known: yes(!hidden(e.card)), card: hidden(e.card) ? "" : card(e.card), set_aside: yes(e.from_set_aside),
+    })),
+    card_played: (e) => say(e, t("event.card_played", {
+      player: who(e.seat),
+      card: card(e.card),
+      targets: listing(e.targets.map(who)),
+      aimed: yes(e.targets.length),
+      guessed: yes(!hidden(e.guess)),
+      guess: hidden(e.guess) ? "" : named(edition, e.guess),
+      looked: yes(!hidden(e.look)),
+      look: hidden(e.look) ? "" : who(e.look),
+    })),
     guess_checked: (e) => {
       const last = lines.at(-1);
-      const outcome = e.correct ? "right" : "wrong";
-      if (last && last.version === e.version - 1 && last.text.includes("naming")) last.text += `: ${outcome}`;
-      else say(e, `${who(e.seat)}'s guess was ${outcome}`);
+      if (last && last.version === e.version - 1 && last.type === "card_played") {
+        last.text = t("log.guess_outcome", { line: last.text, correct: yes(e.correct) });
+      } else say(e, t("event.guess_checked", { player: who(e.seat), correct: yes(e.correct) }));
     },
-    hand_seen: (e) =>
-      say(e, hidden(e.card)
-        ? `${who(e.viewer)} looked at ${who(e.seat)}'s hand`
-        : `${who(e.viewer)} saw that ${who(e.seat)} holds ${card(e.card)}`),
-    hands_compared: (e) => {
-      const cards = hidden(e.card) ? "" : ` (${card(e.card)} against ${card(e.target_card)})`;
-      const outcome = hidden(e.loser) ? "a tie" : `${who(e.loser)} lost`;
-      say(e, `${who(e.seat)} and ${who(e.target)} compared hands${cards}: ${outcome}`);
-    },
-    protection_gained: (e) => say(e, `${who(e.seat)} is protected until their next turn`),
-    hand_discarded: (e) => say(e, `${who(e.seat)} discarded ${card(e.card)}`),
-    hands_swapped: (e) => {
-      const now = hidden(e.seat_card) ? "" : `; ${who(e.seat)} now holds ${card(e.seat_card)}, ${who(e.other)} ${card(e.other_card)}`;
-      say(e, `${who(e.seat)} and ${who(e.other)} swapped hands${now}`);
-    },
-    chancellor_drew: (e) =>
-      say(e, e.cards.some(hidden)
-        ? `${who(e.seat)} drew ${e.cards.length} card${e.cards.length === 1 ? "" : "s"} with the Chancellor`
-        : `${who(e.seat)} drew ${listing(e.cards.map(card))} with the Chancellor`),
-    chancellor_returned: (e) =>
-      say(e, hidden(e.kept)
-        ? `${who(e.seat)} kept one card and put ${e.bottom.length} under the deck`
-        : `${who(e.seat)} kept ${card(e.kept)} and put ${listing(e.bottom.map(card)) || "nothing"} under the deck`),
-    sycophant_marked: (e) => say(e, `The next card that chooses players must choose ${who(e.target)}`),
-    jester_marked: (e) => say(e, `${who(e.seat)} bets with the Jester that ${who(e.target)} wins the round`),
-    assassin_revealed: (e) => say(e, `${who(e.seat)} held the Assassin: ${who(e.guard_player)} is out instead`),
-    redraw_offered: (e) => say(e, `${who(e.seat)} may discard their hand and draw a new card`),
-    redraw_answered: (e) =>
-      say(e, e.redraw ? `${who(e.seat)} discards their hand to draw anew` : `${who(e.seat)} keeps their hand`),
-    player_eliminated: (e) => {
-      const shown = e.hand.length ? `, laying down ${listing(e.hand.map(card))}` : "";
-      say(e, `${who(e.seat)} is out of the round${shown}`);
-    },
-    token_gained: (e) => say(e, `${who(e.seat)} gains a token ${TOKEN_REASONS[e.reason] || ""}`.trim()),
-    round_ended: (e) => {
-      const winners = e.winners.length
-        ? `${listing(e.winners.map(who))} win${e.winners.length === 1 ? "s" : ""} it`
-        : "nobody wins it";
-      const shown = e.showdown.length
-        ? `; hands shown: ${e.showdown.map(([seat, id]) => `${who(seat)} ${card(id)}`).join(", ")}`
-        : "";
-      say(e, `Round ${e.round} ended ${ROUND_ENDS[e.reason] || ""}: ${winners}${shown}`, "round");
-    },
-    seat_forfeited: (e) => say(e, `${who(e.seat)} gave the game up`),
-    turn_timed_out: (e) => say(e, `${who(e.seat)} ran out of time`),
-    game_ended: (e) =>
-      say(e, `The game is over: ${listing(e.winners.map(who)) || "nobody"} win${e.winners.length === 1 ? "s" : ""}`, "round"),
+    hand_seen: (e) => say(e, t("event.hand_seen", {
+      viewer: who(e.viewer), player: who(e.seat), known: yes(!hidden(e.card)), card: hidden(e.card) ? "" : card(e.card),
+    })),
+    hands_compared: (e) => say(e, t("event.hands_compared", {
+      player: who(e.seat),
+      target: who(e.target),
+      known: yes(!hidden(e.card)),
+      card: hidden(e.card) ? "" : card(e.card),
+      target_card: hidden(e.target_card) ? "" : card(e.target_card),
+      tie: yes(hidden(e.loser)),
+      loser: hidden(e.loser) ? "" : who(e.loser),
+    })),
+    protection_gained: (e) => say(e, t("event.protection_gained", { player: who(e.seat) })),
+    hand_discarded: (e) => say(e, t("event.hand_discarded", { player: who(e.seat), card: card(e.card) })),
+    hands_swapped: (e) => say(e, t("event.hands_swapped", {
+      player: who(e.seat),
+      other: who(e.other),
+      known: yes(!hidden(e.seat_card)),
+      card: hidden(e.seat_card) ? "" : card(e.seat_card),
+      other_card: hidden(e.other_card) ? "" : card(e.other_card),
+    })),
+    chancellor_drew: (e) => say(e, t("event.chancellor_drew", {
+      player: who(e.seat),
+      known: yes(!e.cards.some(hidden)),
+      count: e.cards.length,
+      cards: e.cards.some(hidden) ? "" : listing(e.cards.map(card)),
+      chancellor: card("chancellor"),
+    })),
+    chancellor_returned: (e) => say(e, t("event.chancellor_returned", {
+      player: who(e.seat),
+      known: yes(!hidden(e.kept)),
+      kept: hidden(e.kept) ? "" : card(e.kept),
+      count: e.bottom.length,
+      bottom: e.bottom.some(hidden) ? "" : listing(e.bottom.map(card)),
+    })),
+    sycophant_marked: (e) => say(e, t("event.sycophant_marked", { player: who(e.target) })),
+    jester_marked: (e) => say(e, t("event.jester_marked", { player: who(e.seat), target: who(e.target), jester: card("jester") })),
+    assassin_revealed: (e) => say(e, t("event.assassin_revealed", { player: who(e.seat), guard: who(e.guard_player), assassin: card("assassin") })),
+    redraw_offered: (e) => say(e, t("event.redraw_offered", { player: who(e.seat) })),
+    redraw_answered: (e) => say(e, t("event.redraw_answered", { player: who(e.seat), redraw: yes(e.redraw) })),
+    player_eliminated: (e) => say(e, t("event.player_eliminated", {
+      player: who(e.seat), shown: yes(e.hand.length), cards: listing(e.hand.map(card)),
+    })),
+    token_gained: (e) => say(e, t("event.token_gained", { player: who(e.seat), reason: tokenReason(e.reason, edition) })),
+    round_ended: (e) => say(e, t("event.round_ended", {
+      round: e.round,
+      how: roundEnd(e.reason),
+      count: e.winners.length,
+      winners: listing(e.winners.map(who)),
+      shown: yes(e.showdown.length),
+      hands: listing(e.showdown.map(([seat, id]) => t("log.shown_hand", { player: who(seat), card: card(id) }))),
+    }), "round"),
+    seat_forfeited: (e) => say(e, t("event.seat_forfeited", { player: who(e.seat) })),
+    turn_timed_out: (e) => say(e, t("event.turn_timed_out", { player: who(e.seat) })),
+    seat_taken_over: (e) => say(e, t("event.seat_taken_over", { player: who(e.seat), bot: botName(e.bot), reason: e.reason.replaceAll("-", "_") })),
+    game_ended: (e) => say(e, t("event.game_ended", { count: e.winners.length, winners: listing(e.winners.map(who)) }), "round"),
   };
   for (const event of events) writers[event.type]?.(event);
   return lines;
@@ -140,12 +153,4 @@ export function roundSummaries(events) {
     }
   }
   return rounds;
-}
-
-export function roundEnd(reason) {
-  return ROUND_ENDS[reason] || "";
-}
-
-export function tokenReason(reason) {
-  return TOKEN_REASONS[reason] || "";
 }

@@ -1,0 +1,285 @@
+"""Pages anyone can use: axe-core (axe-playwright-python) finds no serious or critical violation
+on any of our pages in any language; a whole game is played with the keyboard alone; cards and
+seats have accessible names; the focus is visible; motion follows prefers-reduced-motion.
+(/docs and /redoc are third-party pages, not checked here.)"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+import uuid
+from typing import Any
+
+import pytest
+import requests
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+from tests.browser.conftest import Contexts
+from tests.browser.player import GAME_SECONDS, api_view, game_id, over, version
+from tests.e2e.conftest import Served
+from tests.test_catalogues import LANGUAGES
+
+AXE = Axe()
+SERIOUS = ("serious", "critical")
+
+
+def violations(page: Page) -> list[str]:
+    """The serious and critical axe violations of the page as it is now."""
+    found = AXE.run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
+        for v in found
+        if v["impact"] in SERIOUS
+    ]
+
+
+def create(base: str, edition: str, seats: list[str], name: str, **settings: Any) -> dict[str, Any]:
+    """A game made through the API: its answer (game, seat, token)."""
+    body = {"edition": edition, "seats": seats, "name": name, **settings}
+    created = requests.post(f"{base}/games", json=body, timeout=10)
+    assert created.status_code == 201, created.text
+    answer: dict[str, Any] = created.json()
+    return answer
+
+
+def forfeit(base: str, game: str, token: str) -> None:
+    """The seat gives the game up (so it is over)."""
+    head = api_view(base, game, token)["game"]["version"]
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "If-Match": f'"{head}"',
+        "Idempotency-Key": uuid.uuid4().hex,
+    }
+    sent = requests.post(
+        f"{base}/games/{game}/commands", json={"type": "forfeit"}, headers=headers, timeout=10
+    )
+    assert sent.status_code == 200, sent.text
+
+
+def hold(page: Page, base: str, seats: dict[str, dict[str, Any]]) -> None:
+    """Make this browser hold these seats (as the lobby would have remembered them)."""
+    page.goto(base + "/")
+    page.evaluate("seats => localStorage.setItem('loveletter.seats', seats)", json.dumps(seats))
+
+
+@pytest.fixture(scope="module")
+def tables(server: Served) -> dict[str, Any]:
+    """An open table, a game being played (the seat's turn) and a finished one, all with ann."""
+    waiting = create(server.base, "classic", ["human", "human", "random"], "ann")
+    playing = create(server.base, "2019", ["human", "heuristic"], "ann", first_player=0)
+    bots = ["random", "random", "heuristic", "random"]
+    finished = create(server.base, "premium", ["human", *bots], "ann")
+    forfeit(server.base, finished["game"]["id"], finished["token"])
+    seats = {
+        answer["game"]["id"]: {
+            "seat": answer["seat"],
+            "token": answer["token"],
+            "name": "ann",
+            "at": time.time() * 1000,
+        }
+        for answer in (waiting, playing, finished)
+    }
+    return {"seats": seats, "waiting": waiting, "playing": playing, "finished": finished}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_page_has_a_serious_axe_violation(
+    server: Served, contexts: Contexts, tables: dict[str, Any], language: str
+) -> None:
+    seat, guest = contexts(), contexts()
+    page, visitor = seat.page(), guest.page()
+    hold(page, server.base, tables["seats"])
+    for each in (page, visitor):
+        each.goto(server.base + "/")
+        each.evaluate("code => localStorage.setItem('loveletter.language', code)", language)
+        each.reload()  # the page reads the stored language when it loads
+    waiting, playing = tables["waiting"]["game"]["id"], tables["playing"]["game"]["id"]
+    finished = tables["finished"]["game"]["id"]
+    pages = {
+        "lobby": (page, "/#/", "#lobby [data-game]"),
+        "waiting room": (page, f"/#/games/{waiting}", "#table[data-status='open']"),
+        "invitation": (visitor, f"/#/join/{waiting}", "#invitation form"),
+        "table, the seat's turn": (page, f"/#/games/{playing}", "#moves [data-choice]"),
+        "table, watching": (visitor, f"/#/games/{playing}", "#table [data-board] .seats"),
+        "table, game over": (page, f"/#/games/{finished}", "[data-game-over]"),
+        "replay": (page, f"/#/games/{finished}/replay/5", "#replay[data-version='5']"),
+        "nothing here": (visitor, "/#/nowhere", "main h1"),
+    }
+    found = {}
+    for name, (where, path, ready) in pages.items():
+        where.goto(server.base + path)
+        where.locator(ready).first.wait_for()
+        assert where.evaluate("document.documentElement.lang") == language
+        where.locator("details").evaluate_all("all => all.forEach((d) => (d.open = true))")
+        found[name] = violations(where)
+    assert found == {name: [] for name in pages}
+
+
+def test_axe_finds_what_it_looks_for(server: Served, page: Page) -> None:
+    """The check above can fail: a nameless button and grey-on-grey text planted in the lobby."""
+    page.goto(server.base + "/")
+    page.locator("#lobby").wait_for()
+    assert violations(page) == []
+    page.locator("#lobby").evaluate(
+        """lobby => lobby.append(Object.assign(document.createElement('button'), {className: 'x'}),
+             Object.assign(document.createElement('p'), {textContent: 'faint',
+               style: 'color: #bbb; background: #ccc'}))"""
+    )
+    found = " ".join(violations(page))
+    assert "button-name" in found and "color-contrast" in found, found
+
+
+def test_a_whole_game_is_played_with_the_keyboard_alone(server: Served, contexts: Contexts) -> None:
+    """From the lobby's form to the game's end: Tab, arrow keys, Enter and Space, no click."""
+    page = contexts().page()
+    keys = page.keyboard
+    page.goto(server.base + "/")
+    page.locator("#lobby").wait_for()
+
+    def tab_to(selector: str, presses: int = 60) -> None:
+        for _ in range(presses):
+            if page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+                return
+            keys.press("Tab")
+        raise AssertionError(f"Tab never reached {selector}")
+
+    tab_to("#player-name")
+    keys.type("kim")
+    tab_to("#edition")
+    keys.press("ArrowDown")  # classic -> 2019
+    assert page.locator("#edition").input_value() == "2019"
+    tab_to("#create [type=submit]")
+    keys.press("Enter")
+    page.locator("#table").wait_for()
+    game = game_id(page)
+
+    rng = random.Random(7)
+    moves = 0
+    deadline = time.monotonic() + GAME_SECONDS
+    while not over(page):
+        assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
+        if not page.locator("#moves [data-choice], #moves [data-confirm]").count():
+            page.wait_for_timeout(50)
+            continue
+        before = version(page)
+        tab_to("#moves [data-choice], #moves [data-confirm]")
+        for _ in range(12):  # card, player, name, confirm: each choice focuses the next one
+            if version(page) != before:
+                break
+            if page.evaluate("document.activeElement?.matches('#moves [data-choice]') ?? false"):
+                for _ in range(rng.randrange(4)):
+                    keys.press(rng.choice(["ArrowRight", "ArrowDown"]))
+            if not page.evaluate(
+                "document.activeElement?.matches('#moves [data-choice], #moves [data-confirm]')"
+            ):
+                break  # the move was sent (the confirm button is gone)
+            keys.press(rng.choice(["Enter", " "]))
+        page.locator(f"#table:not([data-version='{before}'])").wait_for()
+        moves += 1
+    assert moves > 0
+    final = api_view(server.base, game, None)
+    assert final["game"]["status"] == "over"
+    winners = [final["view"]["players"][seat] for seat in final["view"]["game_winners"]]
+    banner = page.locator("[data-game-over] h2").inner_text()
+    assert all(name in banner for name in winners), (banner, winners)
+
+
+def test_the_arrow_keys_move_along_the_choices(
+    server: Served, contexts: Contexts, tables: dict[str, Any]
+) -> None:
+    page = contexts().page()
+    hold(page, server.base, tables["seats"])
+    page.goto(f"{server.base}/#/games/{tables['playing']['game']['id']}")
+    choices = page.locator("#moves [data-choice]")
+    choices.first.wait_for()
+    count = choices.count()
+    assert count == 2  # the two cards of the seat's hand
+    choices.first.focus()
+    page.keyboard.press("ArrowRight")
+    assert choices.nth(1).evaluate("button => button === document.activeElement")
+    page.keyboard.press("ArrowRight")  # round to the first again
+    assert choices.nth(0).evaluate("button => button === document.activeElement")
+    page.keyboard.press("End")
+    assert choices.nth(count - 1).evaluate("button => button === document.activeElement")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_cards_and_seats_have_accessible_names(
+    server: Served, contexts: Contexts, tables: dict[str, Any], language: str
+) -> None:
+    page = contexts(locale=language).page()
+    hold(page, server.base, tables["seats"])
+    game = tables["playing"]["game"]["id"]
+    page.goto(f"{server.base}/#/games/{game}")
+    page.locator("#moves [data-choice]").first.wait_for()
+    view = api_view(server.base, game, tables["playing"]["token"])["view"]
+    words = requests.get(f"{server.base}/editions?lang={language}", timeout=10).json()
+    cards = {c["card"]: c for c in next(e for e in words["editions"] if e["id"] == "2019")["cards"]}
+    hand = page.locator("[data-hand]")
+    for card in view["hand"]:
+        name = cards[card]["name"]
+        named = hand.get_by_role("listitem", name=re.compile(re.escape(name)))
+        assert named.count() >= 1, (card, name)
+        assert cards[card]["effect"] in (named.first.get_attribute("aria-label") or "")
+    seats = page.locator("ul.seats")
+    for seat in view["seats"]:
+        assert seats.get_by_role("listitem", name=re.compile(re.escape(seat["name"]))).count() == 1
+    for card in view["face_up"]:  # the small cards are images named by their card
+        name = cards[card]["name"]
+        assert page.locator("[data-face-up]").get_by_role("img", name=re.compile(name)).count()
+
+
+def test_the_focus_is_visible(server: Served, contexts: Contexts, tables: dict[str, Any]) -> None:
+    """Each control the Tab key reaches on the lobby and the table draws a visible outline."""
+    page = contexts().page()
+    hold(page, server.base, tables["seats"])
+    playing = f"/#/games/{tables['playing']['game']['id']}"
+    for path, ready in (("/#/", "#lobby [data-game]"), (playing, "#moves [data-choice]")):
+        page.goto(server.base + path)
+        page.locator(ready).first.wait_for()
+        page.locator("body").evaluate("body => body.focus()")
+        seen = 0
+        for _ in range(25):
+            page.keyboard.press("Tab")
+            outline = page.evaluate(
+                """() => { const s = getComputedStyle(document.activeElement);
+                  return [document.activeElement.tagName, s.outlineStyle, s.outlineWidth]; }"""
+            )
+            if outline[0] == "BODY":
+                continue
+            assert outline[1] != "none" and float(outline[2].removesuffix("px")) >= 2, outline
+            seen += 1
+        assert seen >= 10, path
+
+
+MOTION = """() => {
+  const turn = document.querySelector('[data-turn].yours');
+  const button = document.querySelector('#moves [data-choice]');
+  const log = document.querySelector('#log');
+  return {
+    animation: getComputedStyle(turn).animationName,
+    transition: getComputedStyle(button).transitionDuration,
+    scrolling: getComputedStyle(log).scrollBehavior,
+  };
+}"""
+
+
+def test_motion_follows_prefers_reduced_motion(
+    server: Served, contexts: Contexts, tables: dict[str, Any]
+) -> None:
+    game = tables["playing"]["game"]["id"]
+    moving, still = contexts(), contexts(reduced_motion="reduce")
+    shown = {}
+    for name, watched in (("moving", moving), ("still", still)):
+        page = watched.page()
+        hold(page, server.base, tables["seats"])
+        page.goto(f"{server.base}/#/games/{game}")
+        page.locator("#moves [data-choice]").first.wait_for()
+        shown[name] = page.evaluate(MOTION)
+    assert shown["moving"]["animation"] == "your-turn"
+    assert shown["moving"]["transition"] != "0s"
+    assert shown["moving"]["scrolling"] == "smooth"
+    assert shown["still"] == {"animation": "none", "transition": "0s", "scrolling": "auto"}
