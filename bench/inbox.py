@@ -5,8 +5,9 @@ Set-up (not timed): PLAYERS guest players, each creating GAMES games of `2019` a
 `heuristic` bot with its player token (the player moves first). Then, in one run: the command
 load without the inboxes open (half its time), every inbox opened and held for `--hold`
 seconds with the load run inside the hold, and the load without them again. All along, a mover
-plays the players' turns at `--moves` per second (each human move makes a bot reply on the
-workers, and so "your turn" entries), so the two sides differ only by the open inboxes.
+looks at `--moves` of the players' games per second and moves when it is the player's turn
+(each move makes a bot reply on the workers, and so a "your turn" entry), so the two sides
+differ only by the open inboxes.
 Figures: inbox delivery from the append to the client (the entry's `appended_at_ms` to its
 receipt, one clock), the throughput ratio of commands with and without the open inboxes,
 Redis memory per player (its own keys, and with its games), failures.
@@ -21,6 +22,7 @@ import random
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
@@ -51,7 +53,8 @@ def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
         description="Make PLAYERS guest players with GAMES asynchronous games each against the"
         " heuristic bot (played on real RQ workers), open every player's inbox stream, and run"
         " the command load of `bench api` with and without the open inboxes in the same run,"
-        " while the players' turns are played at --moves per second; print the inbox delivery"
+        " while --moves of the players' games per second are looked at and played when it is their"
+        " turn; print the inbox delivery"
         " latency from the append to the client, the throughput ratio, Redis memory per player.",
         examples=("loveletter bench inbox --json", "loveletter bench inbox --players 500"),
     )
@@ -59,7 +62,8 @@ def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=int, default=4, help="games per player")
     parser.add_argument("--hold", type=float, default=60.0, help="seconds the inboxes are open")
     parser.add_argument("--moves", type=float, default=20.0,
-                        help="players' moves per second (each makes a bot reply)")  # fmt: skip
+                        help="players' looks per second, each with a move when it is their"
+                        " turn (a move makes a bot reply)")  # fmt: skip
     parser.add_argument("--load-games", type=int, default=16,
                         help="concurrent games of the command load")  # fmt: skip
     parser.add_argument("--seconds", type=float, default=20.0,
@@ -96,6 +100,7 @@ class Mover(threading.Thread):
         self.base, self.games, self.rate = base, games, rate
         self.stopping = threading.Event()
         self.moves = self.looks = self.errors = 0
+        self.refused: Counter[int] = Counter()  # failed answers by status
 
     def run(self) -> None:
         client = JsonClient(self.base)
@@ -106,24 +111,30 @@ class Mover(threading.Thread):
         while not self.stopping.is_set() and order:
             game_id, token = order[position % len(order)]
             position += 1
-            auth = {"Authorization": f"Bearer {token}"}
-            status, view = client.get(f"/games/{game_id}", auth)
-            self.looks += 1
-            if status != 200:
-                self.errors += 1
-                continue
-            if not view["legal"]:
-                continue
-            headers = {**auth, "If-Match": f'"{view["game"]["version"]}"',
-                       "Idempotency-Key": uuid.uuid4().hex}  # fmt: skip
-            status, _ = client.post(f"/games/{game_id}/commands", view["legal"][0], headers)
-            if status == 200:
-                self.moves += 1
-            elif status != 412:  # a bot's reply landed first: another game, another time
-                self.errors += 1
-            next_at += 1 / self.rate
+            self._play(client, game_id, token)
+            next_at += 1 / self.rate  # one look (and a move, if it is the player's turn) each
             self.stopping.wait(max(0.0, next_at - time.monotonic()))
         client.close()
+
+    def _play(self, client: JsonClient, game_id: str, token: str) -> None:
+        """Look at one game as its player; move if it is the player's turn."""
+        auth = {"Authorization": f"Bearer {token}"}
+        status, view = client.get(f"/games/{game_id}", auth)
+        self.looks += 1
+        if status != 200:
+            self.errors += 1
+            self.refused[status] += 1
+            return
+        if not view["legal"]:
+            return
+        headers = {**auth, "If-Match": f'"{view["game"]["version"]}"',
+                   "Idempotency-Key": uuid.uuid4().hex}  # fmt: skip
+        status, _ = client.post(f"/games/{game_id}/commands", view["legal"][0], headers)
+        if status == 200:
+            self.moves += 1
+        elif status != 412:  # a bot's reply landed first: another game, another time
+            self.errors += 1
+            self.refused[status] += 1
 
 
 def run_inbox_bench(
@@ -152,6 +163,7 @@ def run_inbox_bench(
         "LOVELETTER_QUEUE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
         "LOVELETTER_RATE_LIMIT_SEAT": bench_api.SEAT_LIMIT,
+        "LOVELETTER_RATE_LIMIT_READS": bench_api.NO_LIMIT,  # every client here is 127.0.0.1
         "LOVELETTER_SEEDED_GAMES": "1",
     }
     redis = connect(url)
@@ -199,7 +211,7 @@ def run_inbox_bench(
         "games_per_player": games,
         "games": players * games,
         "hold_seconds": hold,
-        "moves_per_second": moves,
+        "looks_per_second": moves,
         "setup_seconds": round(setup_seconds, 1),
         "open_files_limit": open_files,
         "gunicorn": {"worker_class": DEFAULT_WORKER_CLASS, "workers": workers},
@@ -208,7 +220,12 @@ def run_inbox_bench(
         "with_inboxes": asdict(loaded),
         "throughput_ratio": round(ratio, 3),
         "delivery": delivery,
-        "players_moves": {"moves": mover.moves, "looks": mover.looks, "errors": mover.errors},
+        "players_moves": {
+            "moves": mover.moves,
+            "looks": mover.looks,
+            "errors": mover.errors,
+            "errors_by_status": dict(mover.refused),
+        },
         "redis_memory": memory,
         "crowd": describe(report),
         "error_samples": report.errors[:5],
