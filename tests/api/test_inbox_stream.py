@@ -41,6 +41,13 @@ def play_until_turn_passes(base: str, game: str, tokens: dict[int, str]) -> None
     raise AssertionError("nobody may act")
 
 
+def my_turn(base: str, token: str, game: str) -> bool:
+    """Whether the player must act in the game now (or it is over), as "my games" says."""
+    mine = requests.get(f"{base}/players/me/games", headers=bearer(token), timeout=10).json()
+    found = next(entry for entry in mine["games"] if entry["id"] == game)
+    return bool(found["my_turn"]) or found["status"] == "over"
+
+
 def test_the_inbox_streams_live_across_processes_and_resumes_after_the_last_id(
     two_apis: tuple[str, str],
 ) -> None:
@@ -59,9 +66,14 @@ def test_the_inbox_streams_live_across_processes_and_resumes_after_the_last_id(
         play_until_turn_passes(two, game, {0: ann, 1: bob})  # bob moves: ann's turn
         turn = stream.events(1)[0]
         assert (turn.data["type"], turn.data["game"], turn.data["seat"]) == ("your_turn", game, 0)
-    # Meanwhile (no stream open) ann moves and bob moves: ann's turn again.
+    # Meanwhile (no stream open) ann moves, then whoever must act until it is her turn again (a
+    # round bob wins, he begins the next one).
     play_until_turn_passes(one, game, {0: ann, 1: bob})
-    play_until_turn_passes(one, game, {0: ann, 1: bob})
+    for _ in range(50):
+        play_until_turn_passes(one, game, {0: ann, 1: bob})
+        if my_turn(one, ann, game):
+            break
+    assert my_turn(one, ann, game)
     after = {"Last-Event-ID": str(turn.id)}
     with EventStream(two, "/players/me/stream", {**bearer(ann), **after}, timeout=30) as again:
         missed = again.events(1)[0]
