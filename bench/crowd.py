@@ -21,6 +21,7 @@ import orjson
 OPENING_AT_ONCE = 100  # connections being opened at the same time
 STREAM = "stream"
 POLL = "poll"
+INBOX = "inbox"  # a player's inbox stream: receipts name the entry's game and version
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,9 @@ class Report:
 
     opened: int = 0
     receipts: list[tuple[int, str, int, float]] = field(default_factory=list)
+    # inbox entries: (waiter index, game, version, entry type, appended at, received at), the
+    # times Unix seconds (one clock: the machine's)
+    inbox: list[tuple[int, str, int, str, float, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # statuses or exceptions, one per failure
     dropped: int = 0  # connections the server closed before the game ended or we stopped
     finished: int = 0  # streams that ended with the game (their `end` event)
@@ -87,13 +91,13 @@ class Crowd:
         try:
             async with opening:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
-                if waiter.kind == STREAM:
+                if waiter.kind in (STREAM, INBOX):
                     status, _ = await self._request(reader, writer, waiter.path, waiter.token)
                     if status != 200:
                         raise RuntimeError(f"stream answered {status}")
                 self._open.add(index)
             opened.set()
-            if waiter.kind == STREAM:
+            if waiter.kind in (STREAM, INBOX):
                 await self._stream(index, waiter, reader)
             else:
                 await self._poll(index, waiter, reader, writer)
@@ -145,7 +149,12 @@ class Crowd:
                 received = received[chunk_end + 2 :]
             *blocks, pending = pending.split(b"\n\n")
             for block in blocks:
-                if block.startswith(b"id: "):
+                if waiter.kind == INBOX and block.startswith(b"id: "):
+                    entry = orjson.loads(block[block.index(b"data: ") + 6 :])
+                    appended = entry["appended_at_ms"] / 1000
+                    row = (index, entry["game"], entry["version"], entry["type"], appended)
+                    self.report.inbox.append((*row, time.time()))
+                elif block.startswith(b"id: "):
                     version = int(block[4 : block.index(b"\n")])
                     self.report.receipts.append((index, waiter.game_id, version, now))
                 elif block.startswith(b"event: end"):
@@ -194,5 +203,6 @@ def describe(report: Report) -> dict[str, Any]:
         "dropped": report.dropped,
         "finished_with_their_game": report.finished,
         "long_poll_answers": report.polls,
+        "inbox_entries": len(report.inbox),
         "cpu_seconds": round(report.cpu_seconds, 1),
     }

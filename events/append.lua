@@ -1,21 +1,26 @@
 -- Atomic append of one command's events to one game stream, with what the game then waits on.
--- KEYS[1] stream; KEYS[2] the game's due set; KEYS[3] idempotency key (optional).
+-- KEYS[1] stream; KEYS[2] the game's due set; KEYS[3], KEYS[4]: below.
 -- ARGV[1] expected version; ARGV[2] idempotency TTL (s); ARGV[3] request fingerprint;
 -- ARGV[4] game id; ARGV[5] when a sweep should step in after this append ('' = nothing due);
 -- ARGV[6] meta JSON ('' = none); ARGV[7] this append's stamp; ARGV[8] the stamp expected on
 -- the entry at the expected version ('' = not checked); ARGV[9] the channel that hears of
--- appends ('' = none); ARGV[10..] event JSON, one per event.
+-- appends ('' = none); ARGV[10] when it was appended (Unix milliseconds); ARGV[11] when a
+-- relay to the players' inboxes is due if none was made by then ('' = nothing to relay);
+-- ARGV[12..] event JSON, one per event.
+-- KEYS[3] the relay set of the game's slot (see events/relays.py); KEYS[4] idempotency key.
 -- Entry ids are '<version>-0': the version is the 1-based position in the stream. The last
 -- entry of an append carries its stamp (field n), a random mark: after a failover that lost
 -- writes, a version can come back with other events, and only the stamp tells them apart.
--- An append is published on the channel as '<game id>\n<first version>\n<event JSON>\n...'.
+-- Every entry carries the append's time (field t, milliseconds), in the same XADD.
+-- An append is published on the channel as
+-- '<game id>\n<first version>\n<time>\n<event JSON>\n...'.
 -- Returns {status, first version, last version, current version}; status is ok, duplicate
 -- (the key's first append, same fingerprint), key-reused (another fingerprint) or conflict.
 
 local current = redis.call('XLEN', KEYS[1])
 
-if KEYS[3] then
-  local seen = redis.call('GET', KEYS[3])
+if KEYS[4] then
+  local seen = redis.call('GET', KEYS[4])
   if seen then
     local first, last, fingerprint = string.match(seen, '^(%d+):(%d+):(.*)$')
     local status = 'duplicate'
@@ -23,7 +28,7 @@ if KEYS[3] then
       status = 'key-reused'
     else
       -- A write, so that a WAIT after this answer covers the key's first append too.
-      redis.call('EXPIRE', KEYS[3], ARGV[2])
+      redis.call('EXPIRE', KEYS[4], ARGV[2])
     end
     return {status, tonumber(first), tonumber(last), current}
   end
@@ -48,10 +53,10 @@ if ARGV[8] ~= '' and current > 0 then
 end
 
 local first = current + 1
-for i = 10, #ARGV do
+for i = 12, #ARGV do
   current = current + 1
-  local fields = {'e', ARGV[i]}
-  if i == 10 and ARGV[6] ~= '' then
+  local fields = {'e', ARGV[i], 't', ARGV[10]}
+  if i == 12 and ARGV[6] ~= '' then
     table.insert(fields, 'm')
     table.insert(fields, ARGV[6])
   end
@@ -62,8 +67,8 @@ for i = 10, #ARGV do
   redis.call('XADD', KEYS[1], string.format('%d-0', current), unpack(fields))
 end
 
-if KEYS[3] then
-  redis.call('SET', KEYS[3], first .. ':' .. current .. ':' .. ARGV[3], 'EX', ARGV[2])
+if KEYS[4] then
+  redis.call('SET', KEYS[4], first .. ':' .. current .. ':' .. ARGV[3], 'EX', ARGV[2])
 end
 
 redis.call('ZREM', KEYS[2], ARGV[4] .. '@' .. ARGV[1])
@@ -71,8 +76,13 @@ if ARGV[5] ~= '' then
   redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4] .. '@' .. current)
 end
 
+if ARGV[11] ~= '' then
+  redis.call('ZADD', KEYS[3], ARGV[11], ARGV[4] .. '@' .. first .. '-' .. current)
+end
+
 if ARGV[9] ~= '' then
-  redis.call('PUBLISH', ARGV[9], ARGV[4] .. '\n' .. first .. '\n' .. table.concat(ARGV, '\n', 10))
+  local head = ARGV[4] .. '\n' .. first .. '\n' .. ARGV[10] .. '\n'
+  redis.call('PUBLISH', ARGV[9], head .. table.concat(ARGV, '\n', 12))
 end
 
 return {'ok', first, current, current}

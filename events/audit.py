@@ -66,14 +66,22 @@ def export_lines(source: Events, game_id: str) -> Iterator[str]:
 
 def export_line(item: StoredEvent) -> str:
     """One event as its export line."""
-    record = {"version": item.version, "event": item.event, "meta": item.meta}
+    record: dict[str, Any] = {"version": item.version, "event": item.event, "meta": item.meta}
+    if item.at is not None:
+        record["at"] = item.at
     return json.dumps(record, separators=(",", ":"), sort_keys=True)
 
 
 def stored_from_line(line: str) -> StoredEvent:
     """An export line read back as the stored event it was."""
     record = json.loads(line)
-    return StoredEvent(int(record["version"]), record["event"], record.get("meta"))
+    at = record.get("at")
+    return StoredEvent(
+        int(record["version"]),
+        record["event"],
+        record.get("meta"),
+        at=None if at is None else int(at),
+    )
 
 
 def verify_lines(lines: Iterable[str], vocabulary: Vocabulary = VOCABULARY) -> VerifyReport:

@@ -20,6 +20,7 @@ from game.commands import (
     StartRound,
 )
 from game.table import (
+    AbandonSeat,
     BeginGame,
     LeaveSeat,
     OpenTable,
@@ -33,6 +34,7 @@ COMMAND_TYPES: dict[str, type] = {
     "open_table": OpenTable,
     "take_seat": TakeSeat,
     "leave_seat": LeaveSeat,
+    "abandon_seat": AbandonSeat,
     "begin_game": BeginGame,
     "start_game": StartGame,
     "start_round": StartRound,

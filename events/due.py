@@ -29,34 +29,38 @@ class Overdue:
     game_id: str
     version: int
     since: float
+    first: int | None = None  # relay sets: the first version of the append to relay
 
 
-def member(game_id: str, version: int) -> str:
-    """The due set member of a game waiting at `version`."""
-    return f"{game_id}@{version}"
+def member(game_id: str, version: int, first: int | None = None) -> str:
+    """The due set member of a game waiting at `version` (a relay set's: `first-version`)."""
+    return f"{game_id}@{version}" if first is None else f"{game_id}@{first}-{version}"
 
 
 class DueSets:
     """The due sets of one namespace: which key holds a game, and what is overdue."""
 
-    def __init__(self, redis_client: RedisClient, *, namespace: str = "ll") -> None:
+    def __init__(
+        self, redis_client: RedisClient, *, namespace: str = "ll", kind: str = "due"
+    ) -> None:
         self.redis = redis_client
         self.namespace = namespace
+        self.kind = kind  # "due" (jobs), or "relay" (appends the players must be told of)
         self.clustered = isinstance(redis_client, RedisCluster)
 
     def key(self, game_id: str) -> str:
         """The due set holding `game_id` (in the game's own slot on a cluster)."""
         if not self.clustered:
-            return f"{self.namespace}:due"
-        return f"{self.namespace}:due:{{{slot_tag(key_slot(game_id.encode()))}}}"
+            return f"{self.namespace}:{self.kind}"
+        return f"{self.namespace}:{self.kind}:{{{slot_tag(key_slot(game_id.encode()))}}}"
 
     def keys(self) -> Iterator[str]:
         """Every due set that holds a game now (empty sets don't exist in Redis)."""
         if not self.clustered:
-            yield f"{self.namespace}:due"
+            yield f"{self.namespace}:{self.kind}"
             return
         seen: set[str] = set()
-        for key in self.redis.scan_iter(match=f"{self.namespace}:due:*", count=1000):
+        for key in self.redis.scan_iter(match=f"{self.namespace}:{self.kind}:*", count=1000):
             name = as_text(key)
             if name not in seen:
                 seen.add(name)
@@ -70,21 +74,23 @@ class DueSets:
                 key, "-inf", now, start=0, num=limit, withscores=True
             )
             for name, score in entries:
-                game_id, _, version = as_text(name).rpartition("@")
-                found.append(Overdue(game_id, int(version), float(score)))
+                game_id, _, versions = as_text(name).rpartition("@")
+                first, _, last = versions.rpartition("-")  # relay members: `first-last`
+                since = float(score)
+                found.append(Overdue(game_id, int(last), since, int(first) if first else None))
         return sorted(found, key=lambda item: item.since)
 
-    def postpone(self, game_id: str, version: int, until: float) -> None:
+    def postpone(self, game_id: str, version: int, until: float, first: int | None = None) -> None:
         """Move the sweep's time for this game and version (only if it is still due)."""
-        self.redis.zadd(self.key(game_id), {member(game_id, version): until}, xx=True)
+        self.redis.zadd(self.key(game_id), {member(game_id, version, first): until}, xx=True)
 
     def put(self, game_id: str, version: int, at: float) -> None:
         """Record that the game at `version` waits on a job (rebuild only; appends do it)."""
         self.redis.zadd(self.key(game_id), {member(game_id, version): at})
 
-    def drop(self, game_id: str, version: int) -> None:
-        """Forget the game's entry at `version`."""
-        self.redis.zrem(self.key(game_id), member(game_id, version))
+    def drop(self, game_id: str, version: int, first: int | None = None) -> None:
+        """Forget the game's entry at `version` (a relay set's: `first` to `version`)."""
+        self.redis.zrem(self.key(game_id), member(game_id, version, first))
 
     def when(self, game_id: str, version: int) -> float | None:
         """When the sweep steps in for this game at `version` (None: it waits on no job)."""

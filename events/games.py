@@ -58,6 +58,7 @@ class LoadedGame:
     table: Table | None
     version: int
     stamp: str | None = None
+    at: int | None = None  # when the entry at `version` was appended (Unix ms; None: unknown)
 
 
 @dataclass
@@ -133,7 +134,7 @@ class GameRepository:
         last = stored[-1] if stored else base
         if last is None:
             return LoadedGame(self.fold(table, stored), 0)
-        return LoadedGame(self.fold(table, stored), last.version, last.stamp)
+        return LoadedGame(self.fold(table, stored), last.version, last.stamp, last.at)
 
     def read(self, game_id: str, start: int = 1, end: int | None = None) -> list[StoredEvent]:
         """Events with start <= version <= end (end None: to the last one), from the stream or,
@@ -194,11 +195,14 @@ class GameRepository:
         record: Mapping[str, Any],
         idempotency: Idempotency | None = None,
         due_at: float | None = None,
+        relay_at: float | None = None,
     ) -> Appended:
         """Append a command's events (decided on `before`, giving `after`) atomically; on
         success refresh the snapshot and the lobby line. An archived game is written back
-        into its stream first."""
+        into its stream first. `relay_at`: the players must be told (see play/inbox.py)."""
         encoded = [self.vocabulary.encode(event) for event in events]
+        now = float(record.get("at", 0.0)) or None
+        at = None if now is None else int(now * 1000)
 
         def append() -> AppendResult:
             return self.store.append(
@@ -209,6 +213,8 @@ class GameRepository:
                 due_at=due_at,
                 meta=record,
                 expected_stamp=before.stamp,
+                at=now,
+                relay_at=relay_at,
             )
 
         result = append()
@@ -227,10 +233,11 @@ class GameRepository:
                 data,
                 dict(record) if version == first else None,
                 result.stamp if version == last else None,
+                at=at,
             )
             for version, data in enumerate(encoded, start=first)
         ]
-        game = LoadedGame(after, last, result.stamp)
+        game = LoadedGame(after, last, result.stamp, at)
         self._after_append(game_id, before.version, game, float(record.get("at", 0.0)))
         return Appended(result, game, stored)
 

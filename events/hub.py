@@ -24,6 +24,7 @@ import orjson
 from marshmallow import ValidationError
 
 from events.connection import RedisClient
+from events.players import InboxEntry, inbox_channel
 from events.store import StoredEvent, appends_channel
 from events.vocabulary import VOCABULARY, Vocabulary
 
@@ -35,6 +36,11 @@ FIRST_PAUSE_SECONDS = 0.1  # before subscribing again after a lost connection; d
 LONGEST_PAUSE_SECONDS = 5.0
 
 Append = list[StoredEvent]  # the events one append wrote, in order
+
+
+def inbox_watch(player_id: str) -> str:
+    """The name a player's inbox is watched under (no game id has a colon)."""
+    return f"player:{player_id}"
 
 
 class Watch:
@@ -95,6 +101,7 @@ class AppendHub:
     ) -> None:
         self.client = client
         self.channel = appends_channel(namespace)
+        self.inbox_channel = inbox_channel(namespace)  # players' inbox entries (events/relay.lua)
         self.vocabulary = vocabulary
         self.subscribed = threading.Event()  # set while the listener is subscribed
         self._watches: dict[str, set[Watch]] = {}
@@ -151,16 +158,20 @@ class AppendHub:
             pubsub: Any = None
             try:
                 self._pubsub = pubsub = self.client.pubsub()
-                pubsub.subscribe(self.channel)
+                pubsub.subscribe(self.channel, self.inbox_channel)
                 while not self._closed:
                     message = pubsub.get_message(timeout=LISTEN_SECONDS)
                     if message is None:
                         continue
                     if message["type"] == "subscribe":
-                        self._subscribed()
-                        pause = FIRST_PAUSE_SECONDS
+                        if message["data"] == 2:  # both channels
+                            self._subscribed()
+                            pause = FIRST_PAUSE_SECONDS
                     elif message["type"] == "message":
-                        self._deliver(message["data"])
+                        if message["channel"] in (self.inbox_channel, self.inbox_channel.encode()):
+                            self._deliver_inbox(message["data"])
+                        else:
+                            self._deliver(message["data"])
             except Exception as error:  # a lost Redis, or a bug: listen again after a pause
                 self.subscribed.clear()
                 if self._closed:
@@ -189,17 +200,38 @@ class AppendHub:
         for watch in watches:
             watch.miss()
 
+    @contextmanager
+    def watch_inbox(self, player_id: str) -> Iterator[Watch]:
+        """Watch a player's inbox entries for as long as the block runs."""
+        with self.watch(inbox_watch(player_id)) as watch:
+            yield watch
+
+    def _deliver_inbox(self, data: bytes) -> None:
+        """Hand one published inbox entry (`player\\nentry id\\nentry`) to its watches."""
+        player, _, rest = data.partition(b"\n")
+        with self._lock:
+            watches = list(self._watches.get(inbox_watch(player.decode()), ()))
+        if not watches:
+            return
+        entry_id, _, body = rest.partition(b"\n")
+        entry = InboxEntry(entry_id.decode(), orjson.loads(body))
+        for watch in watches:
+            watch.hear([entry])  # type: ignore[list-item]
+
     def _deliver(self, data: bytes) -> None:
-        """Hand one published append (`game\\nfirst version\\nevent\\n...`) to its watches."""
+        """Hand one published append (`game\\nfirst version\\ntime\\nevent\\n...`) to its
+        watches."""
         game, _, rest = data.partition(b"\n")
         with self._lock:
             watches = list(self._watches.get(game.decode(), ()))
         if not watches:
             return
-        first, _, body = rest.partition(b"\n")
+        first, _, rest = rest.partition(b"\n")
+        at, _, body = rest.partition(b"\n")
         append = []
         for offset, line in enumerate(body.split(b"\n")):
             event = orjson.loads(line)  # decoded once here for every waiter of the game
-            append.append(StoredEvent(int(first) + offset, event, None, None, self.decode(event)))
+            version = int(first) + offset
+            append.append(StoredEvent(version, event, None, None, self.decode(event), int(at)))
         for watch in watches:
             watch.hear(append)

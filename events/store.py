@@ -8,6 +8,7 @@ import secrets
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
 
@@ -101,6 +102,12 @@ class StoredEvent:
     meta: dict[str, Any] | None
     stamp: str | None = None
     decoded: Any = field(default=None, compare=False, repr=False)
+    at: int | None = None  # when it was appended (Unix ms); None for entries written before
+
+    @property
+    def at_iso(self) -> str | None:
+        """`at` as an ISO 8601 UTC time with milliseconds (None when unknown)."""
+        return None if self.at is None else iso_time(self.at)
 
 
 class EventStore:
@@ -129,6 +136,7 @@ class EventStore:
         self.namespace = namespace
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
         self.due = DueSets(redis_client, namespace=namespace)
+        self.relays = DueSets(redis_client, namespace=namespace, kind="relay")
         self.replicas = ReplicaWait(redis_client, replicas, replica_timeout_ms)
         self._append = redis_client.register_script(APPEND_SCRIPT)
         self._drop = redis_client.register_script(DROP_SCRIPT)
@@ -181,16 +189,20 @@ class EventStore:
         due_at: float | None = None,
         meta: Mapping[str, Any] | None = None,
         expected_stamp: str | None = None,
+        at: float | None = None,
+        relay_at: float | None = None,
     ) -> AppendResult:
         """Append all events after expected_version, or nothing (conflict, duplicate or a key
         reused for another request); `due_at` records that the game then waits on a job.
         With `expected_stamp`, the entry at expected_version must be the one decided on: a
-        version that came back with other events after a failover is a conflict too."""
+        version that came back with other events after a failover is a conflict too. `at`
+        (Unix seconds, default now) is written on every entry; `relay_at` records that the
+        players must be told of this append, and when a sweep should do it if nobody did."""
         if not events:
             raise ValueError("append needs at least one event")
         if expected_version < 0:
             raise ValueError("expected_version must be >= 0")
-        keys = [self.stream_key(game_id), self.due.key(game_id)]
+        keys = [self.stream_key(game_id), self.due.key(game_id), self.relays.key(game_id)]
         if idempotency is not None:
             keys.append(self.idempotency_key(game_id, idempotency))
         stamp = secrets.token_hex(8)
@@ -204,6 +216,8 @@ class EventStore:
             stamp,
             expected_stamp or "",
             appends_channel(self.namespace),
+            int((time.time() if at is None else at) * 1000),
+            "" if relay_at is None else repr(relay_at),
             *(to_json(event) for event in events),
         ]
         replicated = True
@@ -287,7 +301,7 @@ class EventStore:
         args: list[str | int] = []
         for item in stored:
             meta = "" if item.meta is None else to_json(item.meta)
-            args += [item.version, to_json(item.event), meta]
+            args += [item.version, to_json(item.event), meta, "" if item.at is None else item.at]
         return int(self._restore(keys=[self.stream_key(game_id)], args=args))
 
     def game_ids(self) -> Iterator[str]:
@@ -315,10 +329,17 @@ def parse_remembered(value: str) -> Remembered:
 def _stored(entry_id: bytes | str, fields: Mapping[Any, Any]) -> StoredEvent:
     """A StoredEvent from an XRANGE/XREAD entry."""
     fields = {as_text(name): value for name, value in fields.items()}
-    meta, stamp = fields.get("m"), fields.get("n")
+    meta, stamp, at = fields.get("m"), fields.get("n"), fields.get("t")
     return StoredEvent(
         version=int(as_text(entry_id).split("-")[0]),
         event=json.loads(fields["e"]),
         meta=None if meta is None else json.loads(meta),
         stamp=None if stamp is None else as_text(stamp),
+        at=None if at is None else int(at),
     )
+
+
+def iso_time(milliseconds: int) -> str:
+    """Unix milliseconds as `2026-01-05T10:02:11.408Z`."""
+    moment = datetime.fromtimestamp(milliseconds / 1000, tz=UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{milliseconds % 1000:03d}Z"

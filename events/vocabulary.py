@@ -15,7 +15,16 @@ from marshmallow import ValidationError
 from events.schemas import schema_for
 from events.store import StoredEvent
 from game.events import EVENT_TYPES
-from game.table import SeatLeft, SeatTaken, TableOpened, TurnTimedOut, WebhookSet
+from game.table import (
+    ABANDON_AFTER,
+    TAKEOVER_BOT,
+    SeatLeft,
+    SeatTaken,
+    SeatTakenOver,
+    TableOpened,
+    TurnTimedOut,
+    WebhookSet,
+)
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -86,9 +95,23 @@ def _table_opened_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "seeded": False}
 
 
-TABLE_EVENTS = (TableOpened, SeatTaken, SeatLeft, TurnTimedOut, WebhookSet)
+def _table_opened_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """v3 has the abandoning settings; v2 tables had none (read: the defaults)."""
+    return {**data, "abandon_after": ABANDON_AFTER, "takeover_bot": TAKEOVER_BOT}
+
+
+def _seat_taken_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 names the player who took the seat; v1 seats were taken by a seat token alone."""
+    return {**data, "player": None}
+
+
+TABLE_EVENTS = (TableOpened, SeatTaken, SeatLeft, TurnTimedOut, WebhookSet, SeatTakenOver)
 VOCABULARY = Vocabulary(
     {**EVENT_TYPES, **{cls.type: cls for cls in TABLE_EVENTS}},
-    versions={"table_opened": 2},
-    upcasters={("table_opened", 1): _table_opened_v1_to_v2},
+    versions={"table_opened": 3, "seat_taken": 2},
+    upcasters={
+        ("table_opened", 1): _table_opened_v1_to_v2,
+        ("table_opened", 2): _table_opened_v2_to_v3,
+        ("seat_taken", 1): _seat_taken_v1_to_v2,
+    },
 )

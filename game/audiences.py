@@ -16,10 +16,12 @@ from game.table import Table
 
 @dataclass(frozen=True)
 class Reader:
-    """Who asks: a seat token (by its hash), the auditor, or nobody (a spectator)."""
+    """Who asks: a seat token (by its hash) or a player's, the auditor, or nobody (a
+    spectator)."""
 
     token_hash: str | None = None
     auditor: bool = False
+    player: str | None = None  # the player the bearer names: it reads as the seat it holds
 
 
 @dataclass(frozen=True)
@@ -30,8 +32,11 @@ class Audience:
     everything: bool = False
 
 
-def seat_held(table: Table, token_hash: str | None) -> int | None:
-    """The seat whose token has this hash (compared in constant time), or None."""
+def seat_held(table: Table, token_hash: str | None, player: str | None = None) -> int | None:
+    """The seat whose token has this hash (compared in constant time), else the seat the
+    player holds, or None."""
+    if player is not None and (held := table.seat_of_player(player)) is not None:
+        return held
     if not token_hash:
         return None
     found = None
@@ -59,7 +64,7 @@ def audience_at(table: Table, reader: Reader, version: int) -> Audience | None:
         return Audience(None, everything=True) if table.status == "over" else None
     if reader.token_hash is None:
         return Audience()
-    seat = seat_held(table, reader.token_hash)
+    seat = seat_held(table, reader.token_hash, reader.player)
     if seat is None:
         return None
     if version < table.seats[seat].since:  # before this token sat down: what it saw then

@@ -23,20 +23,35 @@ from game.commands import (
 from game.decide import step as step_rules
 from game.editions import EDITIONS
 from game.errors import IllegalCommand
-from game.events import Event, GameStarted
+from game.events import (
+    CardPlayed,
+    ChancellorReturned,
+    Event,
+    GameEnded,
+    GameStarted,
+    RedrawAnswered,
+    RoundEnded,
+)
 from game.evolve import evolve as evolve_game
 from game.state import GameState, Phase
+
+ABANDON_AFTER = 3  # default: a seat whose turn timed out this many times in a row is abandoned
+TAKEOVER_BOT = "heuristic"  # default: the bot that takes over an abandoned seat
 
 
 @dataclass(frozen=True, slots=True)
 class TableSeat:
-    """One seat: a bot (its policy's name) or a human, with the name and token hash once taken."""
+    """One seat: a bot (its policy's name) or a human, with the name and token hash once taken,
+    and the player (an id) who holds it, when one does."""
 
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
     webhook: str | None = None  # where to tell this seat it must act
     webhook_secret: str | None = None  # signs those calls; never shown to anyone
+    player: str | None = None  # the player holding the seat (None: a seat token alone)
+    timeouts: int = 0  # the seat's turns timed out in a row
+    left_by: str | None = None  # who left it to a bot: their player id ("" without one)
     since: int = 0  # the table's version when its player sat down (see game/audiences.py)
 
     @property
@@ -59,6 +74,9 @@ class Table:
     game: GameState | None = None
     results: tuple[tuple[int, ...], ...] = ()  # the winners of each earlier game at this table
     seeded: bool = False  # its creator chose the seed: every deal is known to them (unfair)
+    abandon_after: int = ABANDON_AFTER  # turns timed out in a row that abandon a seat
+    takeover_bot: str = TAKEOVER_BOT  # the bot that takes over an abandoned seat
+    timed_out: int | None = None  # the seat whose move is being made for it (a time-out)
     version: int = 0  # how many events the table was folded from
     started_at: int = 0  # the version of its current game's `game_started` (0: none yet)
 
@@ -75,6 +93,18 @@ class Table:
     def open_seats(self) -> int:
         """Seats still waiting for a player."""
         return sum(seat.open for seat in self.seats)
+
+    @property
+    def humans(self) -> int:
+        """Seats a person holds (or will: open human seats)."""
+        return sum(seat.bot is None for seat in self.seats)
+
+    def seat_of_player(self, player: str) -> int | None:
+        """The seat this player holds at the table, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.player == player:
+                return index
+        return None
 
     @property
     def status(self) -> str:
@@ -100,20 +130,31 @@ class OpenTable:
     autostart: bool = True
     host: TakeSeat | None = None  # the creator, seated at once
     seeded: bool = False  # `seed` was chosen by the creator, not drawn by the server
+    abandon_after: int = ABANDON_AFTER
+    takeover_bot: str = TAKEOVER_BOT
 
 
 @dataclass(frozen=True, slots=True)
 class TakeSeat:
-    """Sit at a human seat (None: the first open one) under a name; the token stays secret."""
+    """Sit at a human seat (None: the first open one) under a name; the token stays secret.
+    `player`: the player who takes it (one seat per player at a table)."""
 
     seat: int | None
     name: str
     token_hash: str
+    player: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class LeaveSeat:
     """Leave a seat before the game starts."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonSeat:
+    """Leave a game in play: a bot (the table's `takeover_bot`) plays the seat from now on."""
 
     seat: int
 
@@ -151,7 +192,9 @@ class PlayAgain:
     seed: str | None = None
 
 
-TableCommand = OpenTable | TakeSeat | LeaveSeat | BeginGame | TimeOut | PlayAgain | SetWebhook
+TableCommand = (
+    OpenTable | TakeSeat | LeaveSeat | AbandonSeat | BeginGame | TimeOut | PlayAgain | SetWebhook
+)
 
 
 # Table events.
@@ -170,16 +213,20 @@ class TableOpened:
     on_timeout: str
     autostart: bool
     seeded: bool = False
+    abandon_after: int = ABANDON_AFTER
+    takeover_bot: str = TAKEOVER_BOT
 
 
 @dataclass(frozen=True, slots=True)
 class SeatTaken:
-    """A player sat down; only the hash of their secret token is kept."""
+    """A player sat down; only the hash of their secret token is kept (and their player id,
+    when a player took it)."""
 
     type: ClassVar[str] = "seat_taken"
     seat: int
     name: str
     token_hash: str
+    player: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +255,19 @@ class WebhookSet:
     secret: str | None
 
 
-TableEvent = TableOpened | SeatTaken | SeatLeft | TurnTimedOut | WebhookSet
+@dataclass(frozen=True, slots=True)
+class SeatTakenOver:
+    """A bot took over a seat in play: its player left the game (`abandoned`) or let its turn
+    time out too many times in a row (`timed-out`)."""
+
+    type: ClassVar[str] = "seat_taken_over"
+    seat: int
+    bot: str
+    reason: str
+
+
+TableEvent = TableOpened | SeatTaken | SeatLeft | TurnTimedOut | WebhookSet | SeatTakenOver
+TAKEOVER_REASONS = ("abandoned", "timed-out")
 TIMEOUT_CHOICES = ("bot", "forfeit")
 STATUSES = ("open", "playing", "over")  # what Table.status says
 
@@ -246,7 +305,12 @@ def _step_play(table: Table | None, command: Command) -> tuple[list[Any], Table]
     if state.phase is Phase.BETWEEN_ROUNDS:
         dealt, state = step_rules(state, StartRound())
         events = [*events, *dealt]
-    return events, table.with_game(state, table.version + len(events))
+    table = table.with_game(state, table.version + len(events))
+    if table.timed_out is not None or any(seat.timeouts for seat in table.seats):
+        for event in events:  # as `evolve` counts a seat's time-outs in a row
+            if type(event) in _MOVES:
+                table = _moved(table, event.seat)  # type: ignore[union-attr]
+    return events, table
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +339,8 @@ def evolve(table: Table | None, event: Any) -> Table:
     if handler is not None:
         return replace(handler(table, event), version=version)
     assert table is not None
+    if type(event) in _MOVES:
+        table = _moved(table, event.seat)
     if isinstance(event, GameStarted):
         results = table.results
         if table.game is not None:
@@ -301,6 +367,8 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         raise IllegalCommand("bad-setting", "on_timeout is 'bot' or 'forfeit'.")
     if command.turn_seconds is not None and command.turn_seconds < 1:
         raise IllegalCommand("bad-setting", "turn_seconds must be at least 1.")
+    if command.abandon_after < 1:
+        raise IllegalCommand("bad-setting", "abandon_after must be at least 1.")
     opened = TableOpened(
         command.edition,
         command.bots,
@@ -310,6 +378,8 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         command.on_timeout,
         command.autostart,
         command.seeded,
+        command.abandon_after,
+        command.takeover_bot,
     )
     events: list[Any] = [opened]
     new_table = evolve(None, opened)
@@ -331,10 +401,12 @@ def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
         raise IllegalCommand("unknown-seat", _no_seat(seat, len(table.seats)))
     if seat not in humans_open:
         raise IllegalCommand("seat-taken", f"Seat {seat} is not open to players.")
+    if command.player is not None and table.seat_of_player(command.player) is not None:
+        raise IllegalCommand("player-seated", "This player already holds a seat at this table.")
     name = command.name.strip()
     if not name or name in {s.name for s in table.seats}:
         raise IllegalCommand("name-taken", f"The name {command.name!r} is empty or taken.")
-    taken = SeatTaken(seat, name, command.token_hash)
+    taken = SeatTaken(seat, name, command.token_hash, command.player)
     if not autostart:
         return [taken]
     return [taken, *_start_if_full(evolve(table, taken))]
@@ -350,6 +422,32 @@ def _leave(table: Table, command: LeaveSeat) -> list[Any]:
     if not 0 <= command.seat < len(table.seats) or table.seats[command.seat].open:
         raise IllegalCommand("seat-not-taken", f"Nobody sits at seat {command.seat}.")
     return [SeatLeft(command.seat)]
+
+
+def _abandon(table: Table, command: AbandonSeat) -> list[Any]:
+    if table.status != "playing":
+        raise IllegalCommand("game-not-in-play", "Only a game in play can be abandoned.")
+    seats = table.seats
+    if not 0 <= command.seat < len(seats) or seats[command.seat].bot is not None:
+        raise IllegalCommand("seat-not-taken", f"No player holds seat {command.seat}.")
+    return _take_over(table, command.seat, "abandoned")
+
+
+def _take_over(table: Table, seat: int, reason: str) -> list[Any]:
+    """A bot takes the seat; a table where no person is left ends at once, nobody winning."""
+    over = SeatTakenOver(seat, table.takeover_bot, reason)
+    table = evolve(table, over)
+    if table.humans or table.game is None or table.game.phase is Phase.OVER:
+        return [over]
+    game = table.game
+    ended: list[Any] = []
+    if game.phase is Phase.ROUND:  # the round stops unfinished; its deal is revealed as usual
+        ended.append(
+            RoundEnded(
+                game.round, (), "abandoned", (), game.set_aside, game.deck, game.dealt, game.salt
+            )
+        )
+    return [over, *ended, GameEnded(())]
 
 
 def _begin(table: Table, _: BeginGame) -> list[Any]:
@@ -370,7 +468,13 @@ def _time_out(table: Table, command: TimeOut) -> list[Any]:
         return [TurnTimedOut(command.seat), *_play(table, Forfeit(command.seat))]
     if command.move is None or command.move.seat != command.seat:
         raise IllegalCommand("move-required", "At this table a bot moves for a late seat.")
-    return [TurnTimedOut(command.seat), *_play(table, command.move)]
+    timed_out = TurnTimedOut(command.seat)
+    played, after = _step_play(evolve(table, timed_out), command.move)
+    events = [timed_out, *played]
+    seat = after.seats[command.seat]
+    if seat.bot is None and seat.timeouts >= table.abandon_after and after.status == "playing":
+        events += _take_over(after, command.seat, "timed-out")
+    return events
 
 
 def _set_webhook(table: Table, command: SetWebhook) -> list[Any]:
@@ -413,13 +517,44 @@ def _opened(_: None, e: TableOpened) -> Table:
         e.on_timeout,
         e.autostart,
         seeded=e.seeded,
+        abandon_after=e.abandon_after,
+        takeover_bot=e.takeover_bot,
     )
 
 
 def _seat_taken(table: Table, e: SeatTaken) -> Table:
     seats = list(table.seats)
-    seats[e.seat] = TableSeat(None, e.name, e.token_hash, since=table.version + 1)
+    seats[e.seat] = TableSeat(None, e.name, e.token_hash, player=e.player, since=table.version + 1)
     return replace(table, seats=tuple(seats))
+
+
+def _seat_taken_over(table: Table, e: SeatTakenOver) -> Table:
+    seats = list(table.seats)
+    held = seats[e.seat]
+    left_by = "" if held.player is None else held.player
+    seats[e.seat] = TableSeat(e.bot, held.name, left_by=left_by, since=held.since)
+    timed_out = None if table.timed_out == e.seat else table.timed_out
+    return replace(table, seats=tuple(seats), timed_out=timed_out)
+
+
+def _turn_timed_out(table: Table, e: TurnTimedOut) -> Table:
+    seats = list(table.seats)
+    seats[e.seat] = replace(seats[e.seat], timeouts=seats[e.seat].timeouts + 1)
+    return replace(table, seats=tuple(seats), timed_out=e.seat)
+
+
+def _moved(table: Table, seat: int) -> Table:
+    """A seat moved: by itself (its time-outs in a row are over) or for it, after a time-out."""
+    if table.timed_out == seat:
+        return replace(table, timed_out=None)
+    if seat < len(table.seats) and table.seats[seat].timeouts:
+        seats = list(table.seats)
+        seats[seat] = replace(seats[seat], timeouts=0)
+        return replace(table, seats=tuple(seats))
+    return table
+
+
+_MOVES = frozenset({CardPlayed, ChancellorReturned, RedrawAnswered})
 
 
 def _webhook_set(table: Table, e: WebhookSet) -> Table:
@@ -438,6 +573,7 @@ _HANDLERS: dict[type, Callable[[Any, Any], list[Any]]] = {
     OpenTable: _open,
     TakeSeat: _take,
     LeaveSeat: _leave,
+    AbandonSeat: _abandon,
     BeginGame: _begin,
     TimeOut: _time_out,
     PlayAgain: _play_again,
@@ -448,8 +584,9 @@ _EVOLVERS: dict[type, Callable[[Any, Any], Table]] = {
     TableOpened: _opened,
     SeatTaken: _seat_taken,
     SeatLeft: _seat_left,
-    TurnTimedOut: lambda table, _: table,
+    TurnTimedOut: _turn_timed_out,
     WebhookSet: _webhook_set,
+    SeatTakenOver: _seat_taken_over,
 }
 
 AnyEvent = Event | TableEvent

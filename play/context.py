@@ -13,6 +13,7 @@ from events.connection import RedisClient, connect
 from events.games import GameRepository
 from events.hub import AppendHub
 from events.index import GameIndex
+from events.players import PlayerStore, Presence
 from events.snapshots import SnapshotStore
 from events.store import EventStore
 from events.tickets import StreamTickets
@@ -49,6 +50,19 @@ class Context:
         store = self.games.store
         seconds = self.settings.stream_ticket_seconds
         return StreamTickets(store.redis, namespace=store.namespace, seconds=seconds)
+
+    @cached_property
+    def players(self) -> PlayerStore:
+        """The players, their tokens, games and inboxes."""
+        store = self.games.store
+        length = self.settings.inbox_length
+        return PlayerStore(store.redis, namespace=store.namespace, inbox_length=length)
+
+    @cached_property
+    def presence(self) -> Presence:
+        """Who has been here lately (this process writes it at most every 15 s per player)."""
+        store = self.games.store
+        return Presence(store.redis, namespace=store.namespace)
 
     @classmethod
     def on(

@@ -6,8 +6,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from events.hub import Append, Watch
+from events.players import InboxEntry
 from events.store import EventStore, StoredEvent
 from play.context import Context
 
@@ -73,3 +75,57 @@ def follow(ctx: Context, game_id: str, after: int, limit: int | None = None) -> 
     """Follow a game's events after version `after` for as long as the block runs."""
     with ctx.hub.watch(game_id) as watch:
         yield Follower(ctx.games.store, watch, after, limit)
+
+
+def entry_order(entry_id: str) -> tuple[int, int]:
+    """An inbox entry id (`<ms>-<n>`) as a sortable pair."""
+    ms, _, n = entry_id.partition("-")
+    return int(ms), int(n or 0)
+
+
+class InboxFollower:
+    """A player's inbox entries after the entry id `after`, read once, then heard."""
+
+    def __init__(self, ctx: Context, watch: Watch, player_id: str, after: str) -> None:
+        self.ctx = ctx
+        self.watch = watch
+        self.player_id = player_id
+        self.after = after
+        self._read = True
+
+    @property
+    def closed(self) -> bool:
+        """The hub is closing (the process stops)."""
+        return self.watch.closed
+
+    def next(self, timeout: float) -> list[InboxEntry]:
+        """The next entries after `after`, waiting up to timeout seconds for some ([]: none)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            heard, missed = self.watch.take()
+            if missed or self._read:
+                entries = self.ctx.players.inbox(self.player_id, self.after, BATCH)
+                self._read = len(entries) >= BATCH
+            else:
+                last = entry_order(self.after)
+                heard_entries: list[Any] = [entry for batch in heard for entry in batch]
+                entries = [entry for entry in heard_entries if entry_order(entry.id) > last]
+            if entries:
+                self.after = entries[-1].id
+                return entries
+            if self.closed:
+                return []
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            self.watch.wait(left)
+
+
+BATCH = 100  # the most inbox entries read at once
+
+
+@contextmanager
+def follow_inbox(ctx: Context, player_id: str, after: str) -> Iterator[InboxFollower]:
+    """Follow a player's inbox after the entry id `after` for as long as the block runs."""
+    with ctx.hub.watch_inbox(player_id) as watch:
+        yield InboxFollower(ctx, watch, player_id, after)

@@ -34,7 +34,9 @@ class HeadCache:
         stored = [] if cached is None else self.games.read(game_id, cached.version)
         if cached is not None and stored and _same(stored[0], cached):
             last = stored[-1]
-            loaded = LoadedGame(self.games.fold(cached.table, stored[1:]), last.version, last.stamp)
+            loaded = LoadedGame(
+                self.games.fold(cached.table, stored[1:]), last.version, last.stamp, last.at
+            )
             self.remember(game_id, loaded)
             return loaded
         loaded = self.games.load(game_id)

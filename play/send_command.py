@@ -20,6 +20,7 @@ from game.errors import IllegalCommand
 from game.table import step
 from play.context import Context
 from play.follow_up import schedule, sweep_time
+from play.inbox import RELAY_GRACE_SECONDS, notices, relay_after_append
 
 
 class StaleVersion(Exception):
@@ -86,6 +87,7 @@ def send_command(
     record = {"command": encode_command(command), "at": now, **(meta or {})}
     if idempotency is not None:  # which request of its caller this was, for the audit
         record["key"] = idempotency.key
+    told = notices(game_id, expected_version + 1, events, after)  # what the players are told
     appended = ctx.games.append(
         game_id,
         game,
@@ -94,6 +96,7 @@ def send_command(
         record=record,
         idempotency=idempotency,
         due_at=sweep_time(after, now),
+        relay_at=now + RELAY_GRACE_SECONDS if told else None,
     )
     result = appended.result
     if result.status == "conflict":
@@ -104,6 +107,9 @@ def send_command(
         return _remembered(ctx, game_id, result.status, result.first_version, result.last_version)
     if result.replicated:  # a head the replicas may not have is not kept
         ctx.heads.remember(game_id, appended.game)
+    if told:
+        at_ms = int(now * 1000)
+        relay_after_append(ctx, game_id, result.first_version, result.last_version, told, at_ms)
     schedule(ctx, game_id, appended.game, now)
     _check_replicated(game_id, result)
     return Sent(appended.game, appended.events)

@@ -31,6 +31,13 @@
 | `LOVELETTER_STREAM_HEARTBEAT_SECONDS` | `15` | a quiet event stream sends a comment this often |
 | `LOVELETTER_STREAM_SECONDS` | `3600` | an event stream closes after this long (clients resume) |
 | `LOVELETTER_STREAM_TICKET_SECONDS` | `60` | how long a stream ticket opens its seat's stream |
+| `LOVELETTER_INBOX_LENGTH` | `200` | entries a player's inbox keeps (about: trimmed by Redis) |
+| `LOVELETTER_TRANSFER_CODE_SECONDS` | `600` | how long a player's transfer code can be redeemed |
+| `LOVELETTER_JWT_SECRET` | unset | the trusted issuer's HS256 secret (players from its JWTs) |
+| `LOVELETTER_JWT_JWKS_URL` | unset | or its public key set (JWKS), by URL ... |
+| `LOVELETTER_JWT_JWKS_FILE` | unset | ... or in a file |
+| `LOVELETTER_JWT_ISSUER` | unset | the `iss` its tokens must carry (required with a key) |
+| `LOVELETTER_JWT_AUDIENCE` | unset | the `aud` its tokens must carry (required with a key) |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -92,6 +99,13 @@ class Settings:
     stream_heartbeat_seconds: float = 15.0
     stream_seconds: float = 3600.0
     stream_ticket_seconds: int = 60
+    inbox_length: int = 200
+    transfer_code_seconds: int = 600
+    jwt_secret: str | None = None
+    jwt_jwks_url: str | None = None
+    jwt_jwks_file: str | None = None
+    jwt_issuer: str | None = None
+    jwt_audience: str | None = None
 
     def __post_init__(self) -> None:
         if not self.webhook_queue:
@@ -151,6 +165,15 @@ class Settings:
             stream_ticket_seconds=_positive(
                 get("STREAM_TICKET_SECONDS"), default.stream_ticket_seconds
             ),
+            inbox_length=_positive(get("INBOX_LENGTH"), default.inbox_length),
+            transfer_code_seconds=_positive(
+                get("TRANSFER_CODE_SECONDS"), default.transfer_code_seconds
+            ),
+            jwt_secret=get("JWT_SECRET") or None,
+            jwt_jwks_url=get("JWT_JWKS_URL") or None,
+            jwt_jwks_file=get("JWT_JWKS_FILE") or None,
+            jwt_issuer=get("JWT_ISSUER") or None,
+            jwt_audience=get("JWT_AUDIENCE") or None,
         )
 
 

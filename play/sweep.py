@@ -7,13 +7,16 @@ import time
 
 from play.context import Context
 from play.follow_up import LEASE_SECONDS, reschedule
+from play.inbox import relay_overdue
 
 SWEEP_EVERY_SECONDS = 1.0  # how often a worker sweeps (one worker at a time, by a lock)
 
 
 def sweep(ctx: Context, now: float | None = None) -> int:
-    """Enqueue again the job of every overdue game; how many were enqueued."""
+    """Enqueue again the job of every overdue game, and relay to the players' inboxes every
+    append whose relay was lost; how many jobs were enqueued."""
     now = time.time() if now is None else now
+    relay_overdue(ctx, now)
     due = ctx.games.store.due
     enqueued = 0
     for item in due.overdue(now):

@@ -14,19 +14,30 @@ from apispec import BasePlugin
 from flask_smorest import Api
 
 F = TypeVar("F", bound=Callable[..., Any])
-Token = Literal["required", "optional", "none"]
+Token = Literal["required", "optional", "player", "player-optional", "none"]
 
 SEAT_TOKEN = "seatToken"
+PLAYER_TOKEN = "playerToken"
 SECURITY: dict[str, list[dict[str, list[str]]]] = {
-    "required": [{SEAT_TOKEN: []}],
+    "required": [{SEAT_TOKEN: []}],  # a seat's token, or its player's (see SECURITY_SCHEME)
     "optional": [{}, {SEAT_TOKEN: []}],  # {}: anonymous (a spectator) is fine too
+    "player": [{PLAYER_TOKEN: []}],
+    "player-optional": [{}, {PLAYER_TOKEN: []}],  # a player's seat, or a seat token alone
     "none": [],
+}
+PLAYER_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "A player's secret token (`plr_...`, answered once by createPlayer or "
+    "redeemTransferCode), or a JWT of the operator's trusted issuer (its `sub` names the "
+    "player). It acts for every seat its player holds.",
 }
 SECURITY_SCHEME = {
     "type": "http",
     "scheme": "bearer",
-    "description": "A seat's secret token, answered once by createGame or joinGame (the "
-    "operator's auditor token sees whole games once they are over).",
+    "description": "A seat's secret token, answered once by createGame or joinGame, or the "
+    "token (or trusted JWT) of the player holding the seat, which acts for every seat it holds "
+    "(the operator's auditor token sees whole games once they are over).",
 }
 REQUEST_ID = "REQUEST_ID"  # components: the X-Request-ID parameter and header
 ETAG = "ETAG"
@@ -160,6 +171,7 @@ def document(api: Api, *, webhooks: Mapping[str, Any]) -> None:
     """Register the components the notes above refer to (before any blueprint)."""
     spec = api.spec
     spec.components.security_scheme(SEAT_TOKEN, SECURITY_SCHEME)
+    spec.components.security_scheme(PLAYER_TOKEN, PLAYER_SCHEME)
     for name, header in HEADERS.items():
         spec.components.header(name, header)
     for name, parameter in PARAMETERS.items():

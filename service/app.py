@@ -44,6 +44,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.feed",
     "service.blueprints.editions",
     "service.blueprints.stream",
+    "service.blueprints.players",
 )
 
 API_TITLE = "Love Letter"
@@ -172,6 +173,9 @@ GAME_ID_SCHEMA = {"type": "string", "pattern": f"^{GAME_ID.pattern}$"}
 TURN_READY = "TurnReady"
 
 
+from service.schemas.players import InboxEntrySchema  # noqa: E402
+
+
 def document(api: Api) -> None:
     """The document's components that no view names by class: the commands (in `legal`), the
     feed's events, the webhook's payload; the bearer scheme and headers (service.apidoc)."""
@@ -181,6 +185,7 @@ def document(api: Api) -> None:
     for name, schema in EVENT_SCHEMAS.items():
         api.spec.components.schema(name, component=schema)
     api.spec.components.schema(TURN_READY, schema=TurnReadySchema)
+    api.spec.components.schema("InboxEntry", schema=InboxEntrySchema)
 
 
 class GameIdConverter(BaseConverter):

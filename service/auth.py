@@ -1,7 +1,9 @@
-"""Seat tokens and audiences: who is asking, and what they may see.
+"""Seat tokens, players and audiences: who is asking, and what they may see.
 
 A seat token is a random secret handed out once; only its SHA-256 is stored (in the game's
 stream) and tokens are compared in constant time. The auditor's token comes from configuration.
+A player's bearer is a player token (`plr_...`) or a JWT of the trusted issuer
+(service/jwt_auth.py); it acts for every seat its player holds.
 """
 
 from __future__ import annotations
@@ -10,15 +12,23 @@ import base64
 import hashlib
 import hmac
 import secrets
+from typing import Any
 
-from flask import request
+import jwt
+from flask import current_app, g, request
 
 from game.audiences import Audience, Reader, audience_at, seat_held
 from game.state import Phase
 from game.table import Table
-from service.deps import services
+from play.players import TOKEN_PREFIX, external_player
+from service.deps import context, services
 from service.errors import ApiError
+from service.jwt_auth import TrustedIssuer, looks_like_jwt
 from service.requestlog import note_seat
+from service.schemas.players import player_name
+
+ISSUER = "loveletter-jwt"  # the app's extension: its TrustedIssuer (or None)
+UNSET = object()
 
 
 def new_token() -> str:
@@ -60,9 +70,82 @@ def seat_of(table: Table, token: str | None) -> int | None:
     return seat_held(table, token_hash(token)) if token else None
 
 
+def trusted_issuer() -> TrustedIssuer | None:
+    """The app's trusted issuer of JWTs, if one is configured."""
+    extensions = current_app.extensions
+    if ISSUER not in extensions:
+        extensions[ISSUER] = TrustedIssuer.configured(services().settings)
+    found: TrustedIssuer | None = extensions[ISSUER]
+    return found
+
+
+def request_player() -> str | None:
+    """The player id of the request's bearer (a player token or the issuer's JWT), if it names
+    one; 401 for a JWT that fails its checks. Touches the player's presence."""
+    found: Any = g.get("player", UNSET)
+    if found is not UNSET:
+        return found
+    token = bearer()
+    player = None
+    if token and looks_like_jwt(token):
+        player = _jwt_player(token)
+    elif token and token.startswith(TOKEN_PREFIX):
+        player = context().players.by_token(token)
+    g.player = player
+    if player is not None:
+        context().presence.touch(player)
+    return player
+
+
+def _jwt_player(token: str) -> str | None:
+    issuer = trusted_issuer()
+    if issuer is None:
+        return None
+    try:
+        subject = issuer.verify(token)
+    except jwt.PyJWTError as error:  # a bad token, or a key its issuer lacks
+        raise ApiError(
+            401,
+            "invalid-token",
+            "Unauthorized",
+            f"The bearer JWT was refused: {error}.",
+            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+        ) from None
+    name = player_name(subject.name, subject.subject)
+    return external_player(context(), subject.issuer, subject.subject, name).id
+
+
+def require_player() -> str:
+    """The request's player; 401 without one."""
+    player = request_player()
+    if player is None:
+        raise ApiError(
+            401,
+            "unauthorized",
+            "Unauthorized",
+            "Send a player token (or the trusted issuer's JWT) as `Authorization: Bearer ...`.",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return player
+
+
+def seat_of_request(table: Table) -> int | None:
+    """The seat the request's bearer acts for at this table: a seat token's, or the seat its
+    player holds. A seat token alone is marked present (a player is, by request_player)."""
+    seat = seat_of(table, bearer())
+    if seat is None:
+        player = request_player()
+        seat = None if player is None else table.seat_of_player(player)
+    elif table.seats[seat].player is None:
+        game_id = (request.view_args or {}).get("game_id")
+        if game_id is not None:
+            context().presence.touch(f"{game_id}/{seat}")
+    return seat
+
+
 def require_seat(table: Table) -> int:
     """The seat of the request's token; 401 when there is no token or it is not this game's."""
-    seat = seat_of(table, bearer())
+    seat = seat_of_request(table)
     note_seat(seat)
     if seat is None:
         raise ApiError(
@@ -93,7 +176,7 @@ def reader(table: Table) -> Reader:
     if token is None:
         return Reader()
     require_seat(table)
-    return Reader(token_hash(token))
+    return Reader(token_hash(token), player=g.get("player"))
 
 
 def audience(table: Table, version: int | None = None) -> Audience:

@@ -59,6 +59,7 @@ CONFLICT_CODES = frozenset(
         "game-started",
         "game-not-started",
         "game-not-over",
+        "game-not-in-play",
         "seats-open",
     }
 )

@@ -22,6 +22,43 @@ CREATE_GAME = {"edition": "2019", "seats": ["human", "human"], "name": "ann"}
 JOIN = {"name": "bob"}
 WEBHOOK = {"url": "https://example.com/loveletter/turns"}
 WEBHOOK_CREATED = {**WEBHOOK, "secret": "whsec_MfKQ9r8GKYqXUFEw6KrWxNdKXw2dqyMJ"}
+NEW_PLAYER = {
+    "player": {
+        "id": "3f9c2a7b1d4e5f60a1b2",
+        "name": "ann",
+        "kind": "guest",
+        "created_at": "2025-01-01T12:00:00.000Z",
+        "games_abandoned": 0,
+        "webhook": False,
+    },
+    "token": "plr_Qm2Lr8Tn5Wp0Yc7Hb4Fd6Gs1Ae3Zu8Ko2Ni5Mjx3Jk9v",
+}
+MY_GAMES = {
+    "games": [
+        {
+            "id": "01JD3Q4W7E5B2K8N",
+            "edition": "2019",
+            "status": "playing",
+            "version": 14,
+            "seats": [
+                {"seat": 0, "name": "ann", "bot": None, "open": False},
+                {"seat": 1, "name": "bob", "bot": None, "open": False},
+            ],
+            "my_seat": 0,
+            "left": False,
+            "to_play": 0,
+            "my_turn": True,
+            "deadline": "2025-01-01T12:05:00.000Z",
+            "last_move_at": "2025-01-01T12:04:00.000Z",
+        }
+    ],
+    "total": 1,
+}
+INBOX_TICKET = {
+    "ticket": "kq3WZ0p8Rr1vYbN6sT2uXc9dLm4eGh7a",
+    "expires_in": 60,
+    "url": "/players/me/stream?ticket=kq3WZ0p8Rr1vYbN6sT2uXc9dLm4eGh7a",
+}
 # One command of each kind, as a seat sends it (a Guard's guess is a card, or in the premium
 # edition a number).
 COMMANDS = {
@@ -75,7 +112,10 @@ def seat_view() -> dict[str, Any]:
 def feed() -> dict[str, Any]:
     """The first seat's feed from the start."""
     _, events = _game()
-    seen = [{"version": number, **redact(e, 0)} for number, e in enumerate(events, start=1)]
+    at = "2025-01-01T12:00:00.000Z"
+    seen = [
+        {"version": number, "at": at, **redact(e, 0)} for number, e in enumerate(events, start=1)
+    ]
     return plain({"version": len(events), "events": seen})
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Response, jsonify, request
 
 from events.games import LoadedGame
+from events.players import Presence
 from events.store import StoredEvent
 from events.vocabulary import Vocabulary
 from game.audiences import Audience, Reader, audience_at
@@ -18,14 +19,18 @@ from service.schemas.commands import wire_command
 
 # Events after which a reader's audience may change: a seat taken or left, a game begun or
 # ended. A waiter that sends one of them judges audiences on the table as it is now.
-AUDIENCE_TURNS = frozenset({"seat_taken", "seat_left", "game_started", "game_ended"})
+AUDIENCE_TURNS = frozenset(
+    {"seat_taken", "seat_left", "seat_taken_over", "game_started", "game_ended"}
+)
 
 
-def table_json(game_id: str, loaded: LoadedGame) -> dict[str, Any]:
-    """The table's public description."""
+def table_json(
+    game_id: str, loaded: LoadedGame, presence: list[str | None] | None = None
+) -> dict[str, Any]:
+    """The table's public description (with each seat's presence, when given)."""
     table = loaded.table
     assert table is not None
-    return {
+    described: dict[str, Any] = {
         "id": game_id,
         "edition": table.edition,
         "status": table.status,
@@ -37,6 +42,7 @@ def table_json(game_id: str, loaded: LoadedGame) -> dict[str, Any]:
                 "bot": seat.bot,
                 "open": seat.open,
                 "webhook": seat.webhook is not None,
+                "player": seat.player is not None,
             }
             for index, seat in enumerate(table.seats)
         ],
@@ -47,9 +53,19 @@ def table_json(game_id: str, loaded: LoadedGame) -> dict[str, Any]:
         "games_played": len(table.results) + (1 if table.status == "over" else 0),
         "seeded": table.seeded,
     }
+    if presence is not None:
+        seats: list[dict[str, Any]] = described["seats"]
+        for seat, here in zip(seats, presence, strict=True):
+            seat["presence"] = here
+    return described
 
 
-def view_json(game_id: str, loaded: LoadedGame, who: Audience) -> dict[str, Any]:
+def view_json(
+    game_id: str,
+    loaded: LoadedGame,
+    who: Audience,
+    presence: list[str | None] | None = None,
+) -> dict[str, Any]:
     """The game as `who` may see it, with the legal commands when `who` is the seat to act."""
     table = loaded.table
     assert table is not None
@@ -59,23 +75,44 @@ def view_json(game_id: str, loaded: LoadedGame, who: Audience) -> dict[str, Any]
     if state is not None and who.seat is not None and state.current == who.seat:
         legal = [wire_command(command) for command in legal_commands(state)]
     return {
-        "game": table_json(game_id, loaded),
+        "game": table_json(game_id, loaded, presence),
         "view": seen,  # a dataclass: the app's orjson writes it as an object, field by field
         "legal": legal,
     }
 
 
-def view_response(game_id: str, loaded: LoadedGame, who: Audience, status: int = 200) -> Response:
+def view_response(
+    game_id: str,
+    loaded: LoadedGame,
+    who: Audience,
+    status: int = 200,
+    presence: list[str | None] | None = None,
+) -> Response:
     """The view as a JSON response tagged with the game's version (the shape of ViewSchema)."""
-    response = jsonify(view_json(game_id, loaded, who))
+    response = jsonify(view_json(game_id, loaded, who, presence))
     response.status_code = status
     response.headers["Vary"] = "Authorization"
     return with_etag(response, loaded.version)
 
 
+def presence_of(presence: Presence, game_id: str, table: Table) -> list[str | None]:
+    """Each seat's presence: "here" or "away" for a person's seat, None for a bot or open one."""
+    whos = [
+        seat.player or f"{game_id}/{index}"
+        for index, seat in enumerate(table.seats)
+        if seat.bot is None and not seat.open
+    ]
+    here = iter(presence.here(whos))
+    return [
+        None if seat.bot is not None or seat.open else ("here" if next(here) else "away")
+        for seat in table.seats
+    ]
+
+
 def event_json(vocabulary: Vocabulary, item: StoredEvent, who: Audience) -> dict[str, Any]:
-    """A stored event as `who` may see it, with its version: an item of the feed or the stream."""
-    return seen_by(who, item.version, vocabulary.decoded(item))
+    """A stored event as `who` may see it, with its version and when it was appended: an item
+    of the feed or the stream."""
+    return seen_by(who, item, vocabulary.decoded(item))
 
 
 def turns_audience(stored: list[StoredEvent]) -> bool:
@@ -97,9 +134,10 @@ def events_json(
     return shown, True
 
 
-def seen_by(who: Audience, version: int, event: Any) -> dict[str, Any]:
-    """A (decoded) event as `who` may see it, with its version."""
-    return {"version": version, **redact(event, who.seat, everything=who.everything)}
+def seen_by(who: Audience, item: StoredEvent, event: Any) -> dict[str, Any]:
+    """A (decoded) event as `who` may see it, with its version and time."""
+    redacted = redact(event, who.seat, everything=who.everything)
+    return {"version": item.version, "at": item.at_iso, **redacted}
 
 
 def etag(version: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 CONTENT_TYPE = "text/event-stream"
 
 
-def message(data: str, *, event_id: int | None = None, event: str | None = None) -> bytes:
+def message(data: str, *, event_id: int | str | None = None, event: str | None = None) -> bytes:
     """One event: an optional `id:` (what a reconnecting client sends as Last-Event-ID) and
     `event:` type, then the data, one `data:` line per line of it."""
     lines = [] if event_id is None else [f"id: {event_id}"]

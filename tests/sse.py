@@ -14,7 +14,7 @@ import orjson
 class Message:
     """One message of a stream: an event (with its id, type and data) or a comment."""
 
-    id: int | None = None
+    id: Any = None  # a game stream's version (an int), an inbox entry's id (a string)
     event: str = "message"
     data: Any = None
     comment: str | None = None
@@ -65,7 +65,7 @@ class EventStream:
         if comment is not None and not data:
             return Message(comment=comment)
         return Message(
-            id=int(fields["id"]) if "id" in fields else None,
+            id=_id(fields["id"]) if "id" in fields else None,
             event=fields.get("event", "message"),
             data=orjson.loads("\n".join(data)),
         )
@@ -90,3 +90,8 @@ class EventStream:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _id(text: str) -> int | str:
+    """An event's id: a version as an int, else (an inbox entry id) as it is."""
+    return int(text) if text.isdigit() else text

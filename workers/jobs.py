@@ -132,3 +132,31 @@ def _send(
 
 class WebhookFailed(Exception):
     """A receiver answered something else than 2xx (RQ tries again later)."""
+
+
+def deliver_player_webhook(player_id: str, entries: list[dict[str, object]]) -> str:
+    """POST a player's new inbox entries to their webhook, signed like a seat's; an error makes
+    RQ retry it with backoff."""
+    ctx = current()
+    player = ctx.players.get(player_id)
+    if player is None or not player.webhook_url or not player.webhook_secret:
+        return "no-webhook"
+    try:
+        destination = resolve(player.webhook_url, allow_private=ctx.settings.webhook_allow_private)
+    except Refused as refusal:
+        log.warning("player webhook refused", player=player_id, reason=str(refusal))
+        return "refused"
+    now = int(time.time())
+    payload = {
+        "type": "inbox.entries",
+        "timestamp": datetime.fromtimestamp(now, UTC).isoformat(),
+        "data": {"player": player_id, "entries": entries},
+    }
+    body = json.dumps(payload, separators=(",", ":")).encode()
+    first = entries[0] if entries else {}
+    message_id = f"msg_{player_id}_{first.get('game')}_{first.get('version')}"
+    signed = headers(player.webhook_secret, message_id, now, body)
+    status = post(destination, body, signed, timeout=ctx.settings.webhook_timeout)
+    if not 200 <= status < 300:
+        raise WebhookFailed(f"the webhook of player {player_id} answered {status}")
+    return "delivered"

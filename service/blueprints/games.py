@@ -18,7 +18,7 @@ from service.errors import ApiError
 from service.headers import SECRET_KEY_DOC, secret_idempotency
 from service.lookup import find_game
 from service.ratelimit import READS, rate_limited
-from service.rendering import table_json, view_response, with_etag
+from service.rendering import presence_of, table_json, view_response, with_etag
 from service.requestlog import note_game, note_seat
 from service.schemas.games import (
     CreatedGameSchema,
@@ -58,7 +58,8 @@ class Games(MethodView):
     @rate_limited("lobby")
     @blp.arguments(CreateGameSchema(), example=examples.CREATE_GAME)
     @blp.response(201, CreatedGameSchema, example=examples.created())
-    @operation("createGame", game_version=True, parameters=[SECRET_KEY_DOC])
+    @operation("createGame", token="player-optional", game_version=True,
+               parameters=[SECRET_KEY_DOC])  # fmt: skip
     @problems(400, 422)
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game; the creator takes the first human seat and gets its secret token.
@@ -70,10 +71,12 @@ class Games(MethodView):
         game_id = None if key is None else keyed_game_id(key)
         token = None
         host = None
-        if "name" in body and None in bots:
+        player = auth.request_player()
+        name = body.get("name") or _player_name(player)
+        if name is not None and None in bots:
             keyless = key is None or game_id is None
             token = auth.new_token() if keyless else auth.keyed_token(str(key), str(game_id))
-            host = TakeSeat(bots.index(None), body["name"], auth.token_hash(token))
+            host = TakeSeat(bots.index(None), name, auth.token_hash(token), player=player)
         seed, seeded = opening_seed(body, services().settings.seeded_games)
         command = OpenTable(
             edition=body["edition"],
@@ -85,6 +88,8 @@ class Games(MethodView):
             on_timeout=body["on_timeout"],
             autostart=body["autostart"],
             host=host,
+            abandon_after=body["abandon_after"],
+            takeover_bot=body["takeover_bot"],
         )
         game_id, sent = open_table(
             context(),
@@ -107,6 +112,12 @@ class Games(MethodView):
         return with_etag(response, sent.game.version)
 
 
+def _player_name(player: str | None) -> str | None:
+    """The name of the request's player, if it has one."""
+    found = None if player is None else context().players.get(player)
+    return None if found is None else found.name
+
+
 @blp.route("/<game_id:game_id>")
 class Game(MethodView):
     """One game, as the asking audience may see it."""
@@ -119,7 +130,9 @@ class Game(MethodView):
         """Without a token: the public view. With a seat's token: that seat's view and its
         legal commands. The ETag is the game's version; If-None-Match gives 304."""
         game, table = find_game(game_id)
-        return view_response(game_id, game, audience(table))
+        who = audience(table)
+        presence = presence_of(context().presence, game_id, table)
+        return view_response(game_id, game, who, presence=presence)
 
 
 @blp.route("/<game_id:game_id>/versions/<int:version>")

@@ -10,6 +10,7 @@ from flask.views import MethodView
 from events.store import Idempotency
 from game.table import BeginGame, LeaveSeat, SetWebhook, Table, TakeSeat
 from play.lobby import send_to_table
+from play.players import abandon
 from play.webhooks import new_secret, url_problem
 from service import auth, examples
 from service.apidoc import operation, problems
@@ -45,19 +46,21 @@ class Seats(MethodView):
     @rate_limited("lobby")
     @blp.arguments(JoinSchema(), example=examples.JOIN)
     @blp.response(201, SeatTokenSchema, example={"seat": 1, "token": examples.TOKEN})
-    @operation("joinGame", parameters=[SECRET_KEY_DOC])
+    @operation("joinGame", token="player-optional", parameters=[SECRET_KEY_DOC])
     @problems(400, 404, 409, 422)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open human seat; the answer holds the seat's secret token (shown once).
-        With an Idempotency-Key, the same request again gets the first answer (same seat,
-        same token), even after the seat was left."""
+        With a player's token as the bearer, the seat is also the player's. With an
+        Idempotency-Key, the same request again gets the first answer (same seat, same
+        token), even after the seat was left."""
         keyed = secret_idempotency("join", body)
         token = auth.new_token() if keyed is None else auth.keyed_token(keyed[0], game_id)
         find_game(game_id)
+        player = auth.request_player()
         sent = send_to_table(
             context(),
             game_id,
-            TakeSeat(body.get("seat"), body["name"], auth.token_hash(token)),
+            TakeSeat(body.get("seat"), body["name"], auth.token_hash(token), player=player),
             {"by": "player"},
             idempotency=None if keyed is None else keyed[1],
         )
@@ -80,6 +83,24 @@ class Seat(MethodView):
         _, table = find_game(game_id)
         _own(table, seat)
         send_to_table(context(), game_id, LeaveSeat(seat), {"by": "seat", "seat": seat})
+
+
+@blp.route("/<game_id:game_id>/seats/<int:seat>/abandon")
+class Abandon(MethodView):
+    """Leave a game in play to a bot."""
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.response(200, ViewSchema, example=examples.seat_view())
+    @operation("abandonSeat", token="required", game_version=True)
+    @problems(401, 403, 404, 409, 422)
+    def post(self, game_id: str, seat: int) -> Response:
+        """Leave your seat of a game in play: a bot (the table's `takeover_bot`) plays it from
+        now on, as everyone sees (`seat_taken_over`); a table where every person has left ends
+        at once. The answer is the game as a spectator sees it (the seat is no longer yours)."""
+        _, table = find_game(game_id)
+        _own(table, seat)
+        sent = abandon(context(), game_id, seat, {"by": "seat", "seat": seat})
+        return view_response(game_id, sent.game, Audience(None))
 
 
 @blp.route("/<game_id:game_id>/start")

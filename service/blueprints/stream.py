@@ -24,7 +24,7 @@ from play.context import Context
 from play.follow import follow
 from service import sse
 from service.apidoc import operation, problems
-from service.auth import reader, request_seat_key, require_seat
+from service.auth import bearer, reader, request_player, request_seat_key, require_seat, seat_of
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
@@ -36,6 +36,7 @@ from service.schemas.streams import StreamQuerySchema, StreamTicketSchema
 
 blp = Blueprint("stream", __name__, url_prefix="/games", description="Event streams")
 
+PLAYER_HOLDER = "player:"  # a ticket taken with a player's token stands for the player
 RETRY_MILLISECONDS = 2000  # how long a client waits before reconnecting
 BATCH = 500  # the most events sent at once (a stream from the start sends several batches)
 LAST_EVENT_ID = {
@@ -130,6 +131,8 @@ class StreamTickets(MethodView):
         seat = require_seat(table)
         holder = request_seat_key()
         assert holder is not None  # require_seat found the token's seat
+        if seat_of(table, bearer()) is None:  # a player's token: the ticket stands for the player
+            holder = PLAYER_HOLDER + str(request_player())
         tickets = context().tickets
         ticket = tickets.issue(game_id, holder)
         return {
@@ -144,7 +147,10 @@ def ticket_reader(ctx: Context, game_id: str, ticket: str, table: Table) -> Read
     """The reader a stream ticket of this game stands for; 401 if it is unknown or expired,
     or if the token it was taken with no longer holds its seat."""
     holder = ctx.tickets.holder(game_id, ticket)
-    if holder is None or seat_held(table, holder) is None:
+    player: str | None = None
+    if holder is not None and holder.startswith(PLAYER_HOLDER):
+        player, holder = holder.removeprefix(PLAYER_HOLDER), None
+    if (holder is None and player is None) or seat_held(table, holder, player) is None:
         raise ApiError(
             401,
             "unauthorized",
@@ -152,7 +158,7 @@ def ticket_reader(ctx: Context, game_id: str, ticket: str, table: Table) -> Read
             "This stream ticket is unknown or has expired, or its seat was left: ask for"
             " another with the seat's token (POST /games/{game_id}/stream-tickets).",
         )
-    return Reader(holder)
+    return Reader(holder, player=player)
 
 
 def _table_now(ctx: Context, game_id: str, version: int) -> Table:
@@ -223,6 +229,6 @@ def stream_events(
                 if seen is None:  # its token left the seat, or a game began: the reader is done
                     yield b"".join(sent)
                     return
-                data = encode(seen_by(seen, item.version, event))
+                data = encode(seen_by(seen, item, event))
                 sent.append(sse.message(data, event_id=item.version))
             yield b"".join(sent)

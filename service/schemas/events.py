@@ -43,6 +43,12 @@ def event_schema(type_name: str, cls: type) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     properties: dict[str, Any] = {
         "version": {"type": "integer", "minimum": 1, "description": "The version it made"},
+        "at": {
+            "type": ["string", "null"],
+            "format": "date-time",
+            "description": "When it was appended (UTC, milliseconds; null for events stored"
+            " before times were recorded)",
+        },
         "type": {"type": "string", "enum": [type_name]},
     }
     for item in fields(cls):

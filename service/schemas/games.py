@@ -11,7 +11,7 @@ from marshmallow import fields, validate
 from events.schemas import schema_for
 from game.bots import POLICIES
 from game.editions import EDITIONS
-from game.table import TIMEOUT_CHOICES
+from game.table import ABANDON_AFTER, TAKEOVER_BOT, TIMEOUT_CHOICES
 from game.views import SeatView
 from service.apidoc import Tagged
 from service.schemas.base import MAX_SEATS, Schema, StrictBoolean, WholeNumber, seat_number
@@ -62,7 +62,10 @@ class CreateGameSchema(Schema):
         validate=validate.Length(min=2, max=MAX_SEATS),
         metadata={"description": "one entry per seat, in seat order: human or a bot policy"},
     )
-    name = PlayerName(description="the creator's name: they take the first human seat, if any")
+    name = PlayerName(
+        description="the creator's name: they take the first human seat, if any (with a"
+        " player's token as the bearer, the player takes it, under this name or theirs)"
+    )
     seed = fields.String(
         validate=validate.Length(min=1, max=100),
         metadata={
@@ -82,12 +85,24 @@ class CreateGameSchema(Schema):
     )
     on_timeout = fields.String(load_default="bot", validate=validate.OneOf(TIMEOUT_CHOICES))
     autostart = StrictBoolean(load_default=True)
+    abandon_after = WholeNumber(
+        load_default=ABANDON_AFTER,
+        validate=validate.Range(min=1, max=100),
+        metadata={"description": "a seat whose turn times out this many times in a row is"
+                  " abandoned: a bot takes it over"},
+    )  # fmt: skip
+    takeover_bot = fields.String(
+        load_default=TAKEOVER_BOT,
+        validate=validate.OneOf(sorted(POLICIES)),
+        metadata={"description": "the bot that plays an abandoned seat"},
+    )
 
 
 class JoinSchema(Schema):
-    """Take an open human seat (the first one unless `seat` is given)."""
+    """Take an open human seat (the first one unless `seat` is given). With a player's token
+    as the bearer, the seat is also the player's."""
 
-    name = PlayerName(required=True, description="the player's name")
+    name = PlayerName(required=True, description="the player's name at this table")
     seat = seat_number("the seat to take (default: the first open one)")
 
 
@@ -114,6 +129,15 @@ class TableSeatSchema(Schema):
     bot = fields.String(allow_none=True, required=True)
     open = fields.Boolean(required=True)
     webhook = fields.Boolean(required=True, metadata={"description": "has a webhook set"})
+    player = fields.Boolean(
+        required=True, metadata={"description": "a player (not a seat token alone) holds it"}
+    )
+    presence = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(["here", "away"]),
+        metadata={"description": "in getGame only: whether the seat's player had a request or"
+                  " a stream open within the last minute (null: a bot or an open seat)"},
+    )  # fmt: skip
 
 
 class GameSchema(Schema):

@@ -38,6 +38,8 @@ REQUEST_SLUGS = {
     "game-in-progress": "the auditor sees a game only once it is over",
     "seed-not-allowed": "this service does not let a client choose a game's seed",
     "webhook-url-refused": "a webhook address that is not allowed",
+    "invalid-token": "a bearer JWT that fails its checks (signature, exp, iss, aud, sub)",
+    "transfer-code-not-found": "a transfer code unknown, spent or expired",
 }
 
 # The table around a game: seats, settings, starting and playing again.
@@ -62,6 +64,8 @@ TABLE_SLUGS = {
     "move-required": "at this table a bot moves for a late seat",
     "unexpected-move": "at this table a late seat forfeits",
     "already-forfeited": "the seat has given the game up already",
+    "player-seated": "the player holds a seat at this table already",
+    "game-not-in-play": "only a game in play can be left to a bot",
 }
 
 # The rules refusing a command (also in `code`).

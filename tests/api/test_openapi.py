@@ -69,21 +69,38 @@ OPERATIONS = {
     ("get", "/metrics"): ("getMetrics", "none"),
     ("get", "/editions"): ("listEditions", "none"),
     ("get", "/games"): ("listGames", "none"),
-    ("post", "/games"): ("createGame", "none"),
+    ("post", "/games"): ("createGame", "player-optional"),
     ("get", "/games/{game_id}"): ("getGame", "optional"),
     ("get", "/games/{game_id}/versions/{version}"): ("getGameAtVersion", "optional"),
     ("get", "/games/{game_id}/events"): ("getEvents", "optional"),
     ("get", "/games/{game_id}/stream"): ("streamEvents", "optional"),
     ("post", "/games/{game_id}/stream-tickets"): ("createStreamTicket", "required"),
-    ("post", "/games/{game_id}/seats"): ("joinGame", "none"),
+    ("post", "/games/{game_id}/seats"): ("joinGame", "player-optional"),
+    ("post", "/games/{game_id}/seats/{seat}/abandon"): ("abandonSeat", "required"),
     ("delete", "/games/{game_id}/seats/{seat}"): ("leaveSeat", "required"),
     ("post", "/games/{game_id}/start"): ("startGame", "required"),
     ("post", "/games/{game_id}/rematch"): ("rematch", "required"),
     ("post", "/games/{game_id}/commands"): ("sendCommand", "required"),
     ("put", "/games/{game_id}/seats/{seat}/webhook"): ("setWebhook", "required"),
     ("delete", "/games/{game_id}/seats/{seat}/webhook"): ("deleteWebhook", "required"),
+    ("post", "/players"): ("createPlayer", "none"),
+    ("get", "/players/me"): ("getMe", "player"),
+    ("post", "/players/me/transfer-codes"): ("createTransferCode", "player"),
+    ("post", "/players/tokens"): ("redeemTransferCode", "none"),
+    ("get", "/players/me/games"): ("listMyGames", "player"),
+    ("put", "/players/me/webhook"): ("setPlayerWebhook", "player"),
+    ("delete", "/players/me/webhook"): ("deletePlayerWebhook", "player"),
+    ("post", "/players/me/stream-tickets"): ("createInboxTicket", "player"),
+    ("get", "/players/me/stream"): ("streamInbox", "player"),
 }
-SECURITY = {"none": [], "optional": [{}, {"seatToken": []}], "required": [{"seatToken": []}]}
+SEAT, PLAYER = {"seatToken": []}, {"playerToken": []}
+SECURITY = {
+    "none": [],
+    "optional": [{}, SEAT],  # a seat's token, or its player's (the scheme says so)
+    "required": [SEAT],
+    "player": [PLAYER],
+    "player-optional": [{}, PLAYER],
+}
 
 
 def spec() -> dict[str, Any]:
@@ -145,7 +162,7 @@ def test_request_bodies_and_main_answers_have_examples_that_fit_their_schemas() 
                 assert "example" in content, (key, status)
                 check(document, content["schema"], content["example"])
                 answers += 1
-    assert (bodies, answers) == (4, 13)
+    assert (bodies, answers) == (7, 21)
 
 
 def test_commands_and_events_are_tagged_unions() -> None:
@@ -214,7 +231,9 @@ def test_played_events_and_legal_commands_fit_the_document(edition: str) -> None
         for event in played.events:
             seen_types.add(event.type)
             for seat in (None, 0, 1):
-                shown = orjson.loads(orjson.dumps({"version": 1, **redact(event, seat)}))
+                at = "2025-01-01T12:00:00.000Z"
+                shown = {"version": 1, "at": at, **redact(event, seat)}
+                shown = orjson.loads(orjson.dumps(shown))
                 check(document, event_schema, shown)
         for command in legal_seen[:200]:
             check(document, command_schema, command)

@@ -107,6 +107,7 @@ def test_no_page_has_a_serious_axe_violation(
         "table, game over": (page, f"/#/games/{finished}", "[data-game-over]"),
         "replay": (page, f"/#/games/{finished}/replay/5", "#replay[data-version='5']"),
         "nothing here": (visitor, "/#/nowhere", "main h1"),
+        "my games, as nobody yet": (visitor, "/#/me", "#guest"),
     }
     found = {}
     for name, (where, path, ready) in pages.items():

@@ -125,3 +125,47 @@ def test_the_generated_client_names_operations_for_their_actions(
     modules = {path.stem for path in folder.rglob("*.py") if path.stem != "__init__"}
     assert {"create_game", "get_game", "send_command", "get_events", "join_game"} <= modules
     assert not [name for name in modules if name.startswith(("get_games", "post_games"))]
+
+
+def test_a_generated_client_plays_as_a_player(client_package: ModuleType, server: Served) -> None:
+    """A guest made with the generated client creates a game with its player token, finds it
+    in its games, moves to another device with a transfer code, abandons, and gets tickets."""
+    models = importlib.import_module(f"{PACKAGE}.models")
+    anonymous = client_package.Client(base_url=server.base)
+    made = operation("players", "create_player").sync_detailed(
+        client=anonymous, body=models.NewPlayer(name="ann")
+    )
+    assert made.status_code == 201, made.content
+    assert isinstance(made.parsed, models.PlayerToken)
+    ann = client_package.AuthenticatedClient(base_url=server.base, token=made.parsed.token)
+    me = operation("players", "get_me").sync(client=ann)
+    assert isinstance(me, models.Player) and me.name == "ann" and me.kind == "guest"
+    body = models.CreateGame(
+        edition=models.CreateGameEdition("classic"),
+        seats=[models.CreateGameSeatsItem("human"), models.CreateGameSeatsItem("random")],
+    )
+    created = operation("games", "create_game").sync(client=ann, body=body)
+    assert isinstance(created, models.CreatedGame)
+    mine = operation("players", "list_my_games").sync(client=ann)
+    assert isinstance(mine, models.MyGames) and mine.total == 1
+    assert mine.games[0].id == created.game.id and mine.games[0].my_seat == 0
+    code = operation("players", "create_transfer_code").sync(client=ann)
+    assert isinstance(code, models.TransferCode)
+    moved = operation("players", "redeem_transfer_code").sync(
+        client=anonymous, body=models.Redeem(code=code.code)
+    )
+    assert isinstance(moved, models.PlayerToken) and moved.player.id == me.id
+    other = client_package.AuthenticatedClient(base_url=server.base, token=moved.token)
+    left = operation("seats", "abandon_seat").sync_detailed(created.game.id, 0, client=other)
+    assert left.status_code == 200, left.content
+    assert isinstance(left.parsed, models.View) and left.parsed.game.status == "over"
+    ticket = operation("players", "create_inbox_ticket").sync(client=other)
+    assert isinstance(ticket, models.InboxTicket) and "ticket=" in ticket.url
+    hook = operation("players", "set_player_webhook").sync_detailed(
+        client=other, body=models.Webhook(url="https://example.com/inbox")
+    )
+    assert hook.status_code == 422 and b"webhook-url-refused" in hook.content  # no DNS here
+    gone = operation("players", "delete_player_webhook").sync_detailed(client=other)
+    assert gone.status_code == 204
+    again = operation("players", "get_me").sync(client=ann)
+    assert isinstance(again, models.Player) and again.games_abandoned == 1

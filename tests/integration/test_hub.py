@@ -32,9 +32,13 @@ def subscribed(hub: AppendHub, game_id: str) -> None:
         assert hub.subscribed.wait(10)
 
 
+AT = 1_700_000_000_125  # when the appends are made (Unix ms): the hub hears it with them
+
+
 def append(store: EventStore, game_id: str, count: int = 1) -> None:
     """Append `count` events after the game's current version."""
-    store.append(game_id, store.version(game_id), [{**EVENT, "n": n} for n in range(count)])
+    events = [{**EVENT, "n": n} for n in range(count)]
+    store.append(game_id, store.version(game_id), events, at=AT / 1000)
 
 
 def test_a_watch_hears_its_games_appends_and_no_others(
@@ -52,7 +56,7 @@ def test_a_watch_hears_its_games_appends_and_no_others(
         time.sleep(0.2)  # anything else would have arrived by now
         heard, missed = watch.take()
     assert not missed
-    assert heard == [[StoredEvent(v, {**EVENT, "n": v - 1}, None) for v in (1, 2, 3)]]
+    assert heard == [[StoredEvent(v, {**EVENT, "n": v - 1}, None, at=AT) for v in (1, 2, 3)]]
     assert hub.watching() == 0  # the watch is gone with its block
     for key in client.scan_iter(match=f"{namespace}-other:*"):
         client.delete(key)

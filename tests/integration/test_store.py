@@ -36,17 +36,18 @@ def test_empty_game_has_version_zero(store: EventStore) -> None:
 
 def test_append_then_read(store: EventStore) -> None:
     meta = {"command": "start", "seat": 0, "at": 1.5}
-    result = store.append("g1", 0, events("a", "b", "c"), meta=meta)
+    result = store.append("g1", 0, events("a", "b", "c"), meta=meta, at=1_700_000_000.25)
     assert result == AppendResult("ok", 1, 3, 3)
     assert result.ok
     assert store.version("g1") == 3
     assert store.exists("g1")
     assert result.stamp is not None
     assert store.read("g1") == [
-        StoredEvent(1, {"type": "a", "n": 0}, meta),
-        StoredEvent(2, {"type": "b", "n": 1}, None),
-        StoredEvent(3, {"type": "c", "n": 2}, None, result.stamp),
+        StoredEvent(1, {"type": "a", "n": 0}, meta, at=1_700_000_000_250),
+        StoredEvent(2, {"type": "b", "n": 1}, None, at=1_700_000_000_250),
+        StoredEvent(3, {"type": "c", "n": 2}, None, result.stamp, at=1_700_000_000_250),
     ]
+    assert store.read("g1")[0].at_iso == "2023-11-14T22:13:20.250Z"  # every entry, one time
     second = store.append("g1", 3, events("d"))
     assert second == AppendResult("ok", 4, 4, 4)
     assert [e.version for e in store.read("g1", start=2, end=3)] == [2, 3]
@@ -58,8 +59,8 @@ def test_stream_ids_encode_versions(store: EventStore, client: RedisClient) -> N
     store.append("g1", 0, events("a", "b"), meta={"seat": 1})
     entries: Any = client.xrange(store.stream_key("g1"))
     assert [entry_id for entry_id, _ in entries] == [b"1-0", b"2-0"]
-    assert set(entries[0][1]) == {b"e", b"m"}
-    assert set(entries[1][1]) == {b"e", b"n"}  # the append's stamp, on its last entry
+    assert set(entries[0][1]) == {b"e", b"t", b"m"}  # t: when, on every entry
+    assert set(entries[1][1]) == {b"e", b"t", b"n"}  # the append's stamp, on its last entry
     assert entries[0][1][b"e"] == b'{"n":0,"type":"a"}'  # compact, sorted keys
 
 

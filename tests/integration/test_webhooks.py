@@ -243,3 +243,39 @@ def test_a_host_with_a_private_address_among_public_ones_is_refused(
 
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     assert url_problem("https://mixed.test/", allow_private=False) is not None
+
+
+def test_a_players_webhook_gets_its_inbox_entries_signed(
+    ctx: Context,
+    receiver: Any,
+    steer: Callable[[str, list[str]], list[str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The relay of a game's start enqueues the player's webhook job once; the job POSTs the
+    entries, signed, to the checked address."""
+    import time as clock
+
+    from rq.job import Job
+
+    from events.players import Player
+
+    allowed = allowing_private(ctx, monkeypatch)
+    allowed.players.create(Player("p-ann", "ann", "guest", clock.time()))
+    allowed.players.set_webhook(
+        "p-ann", f"http://hooks.test:{receiver.server_port}/in", new_secret()
+    )
+    opened = OpenTable("classic", (None, None), "w", first_player=0,
+                       host=TakeSeat(0, "ann", "h0", player="p-ann"))  # fmt: skip
+    version = submit(allowed, "inboxed", opened, expected_version=0).game.version
+    version = submit(
+        allowed, "inboxed", TakeSeat(1, "bob", "h1"), expected_version=version
+    ).game.version
+    job_id = f"phook-{allowed.settings.namespace}-p-ann-inboxed-{version}"
+    job = Job.fetch(job_id, connection=allowed.queue.connection)
+    player, entries = job.args
+    assert player == "p-ann" and [e["type"] for e in entries] == ["game_started", "your_turn"]
+    looked_up = steer("hooks.test", ["127.0.0.1"])
+    assert jobs.deliver_player_webhook(player, entries) == "delivered"
+    (seen,) = receiver.RequestHandlerClass.received
+    assert seen["webhook-id"] == f"msg_p-ann_inboxed_{version}"
+    assert seen["webhook-signature"].startswith("v1,") and looked_up == ["hooks.test"]

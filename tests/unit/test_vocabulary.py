@@ -15,7 +15,16 @@ from events.store import to_json
 from events.vocabulary import VOCABULARY, Vocabulary
 from game import events as ev
 from game.selfplay import play_game, random_chooser
-from game.table import OpenTable, SeatLeft, TakeSeat, TurnTimedOut, WebhookSet, decide
+from game.table import (
+    AbandonSeat,
+    OpenTable,
+    SeatLeft,
+    SeatTakenOver,
+    TakeSeat,
+    TurnTimedOut,
+    WebhookSet,
+    decide,
+)
 from tests.unit.games import GAME_SIZES
 
 # The wire contract: (version, fields) of every event type. Changing an event's fields means
@@ -48,10 +57,11 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
     ),
     "seat_forfeited": (1, ("seat",)),
     "seat_left": (1, ("seat",)),
-    "seat_taken": (1, ("seat", "name", "token_hash")),
+    "seat_taken": (2, ("seat", "name", "token_hash", "player")),
+    "seat_taken_over": (1, ("seat", "bot", "reason")),
     "sycophant_marked": (1, ("seat", "target")),
     "table_opened": (
-        2,
+        3,
         (
             "edition",
             "bots",
@@ -61,6 +71,8 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
             "on_timeout",
             "autostart",
             "seeded",
+            "abandon_after",
+            "takeover_bot",
         ),
     ),
     "token_gained": (1, ("seat", "reason")),
@@ -78,6 +90,7 @@ def sample_events() -> dict[str, Any]:
     found.setdefault("seat_left", SeatLeft(1))
     found.setdefault("seat_forfeited", ev.SeatForfeited(2))
     found.setdefault("turn_timed_out", TurnTimedOut(0))
+    found.setdefault("seat_taken_over", SeatTakenOver(1, "heuristic", "abandoned"))
     found.setdefault("webhook_set", WebhookSet(0, "https://example.org/hook", "whsec_c2VjcmV0"))
     for seed in range(40):
         for edition, players in GAME_SIZES:
@@ -177,6 +190,7 @@ def test_recorded_commands_round_trip(name: str) -> None:
     from game.table import BeginGame, LeaveSeat, PlayAgain, SetWebhook, TimeOut
 
     examples = {
+        "abandon_seat": AbandonSeat(1),
         "open_table": OpenTable(
             "premium",
             (None, "heuristic", None, None, None),
@@ -237,3 +251,16 @@ def test_a_stream_written_before_rematch_secrets_still_verifies() -> None:
     assert report.ok, report.divergence
     assert report.deals_opened == 2
     assert VOCABULARY.decode(records[0]["event"]).seeded is False
+
+
+def test_stored_v1_seats_and_v2_tables_read_as_today() -> None:
+    """A seat taken before players existed has no player; an older table abandons after 3."""
+    stored = {"type": "seat_taken", "v": 1, "seat": 0, "name": "a", "token_hash": "h"}
+    seat = VOCABULARY.decode(stored)
+    assert seat.player is None
+    table = VOCABULARY.decode(
+        {"type": "table_opened", "v": 2, "edition": "classic", "bots": [None, "random"],
+         "seed": "s", "first_player": None, "turn_seconds": None, "on_timeout": "bot",
+         "autostart": True, "seeded": False}
+    )  # fmt: skip
+    assert (table.abandon_after, table.takeover_bot) == (3, "heuristic")

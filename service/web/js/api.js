@@ -25,6 +25,11 @@ async function call(method, path, { token, body, headers = {}, signal } = {}) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  return raw(path, init);
+}
+
+/** Fetch `path` with a prepared `init`: its JSON, or a Problem. */
+async function raw(path, init) {
   let response;
   try {
     response = await fetch(path, init);
@@ -75,15 +80,16 @@ export function tell(notice, error, words = {}) {
 const game = (id) => `/games/${encodeURIComponent(id)}`;
 
 export const api = {
+  raw,
   editions: (lang) => call("GET", `/editions?${new URLSearchParams({ lang })}`),
   lobby: (query) => call("GET", `/games?${new URLSearchParams(query)}`),
-  create: (body) => call("POST", "/games", { body }),
+  create: (body, token) => call("POST", "/games", { body, token }), // token: a player's
   game: (id, token) => call("GET", game(id), { token }),
   version: (id, version, token) => call("GET", `${game(id)}/versions/${version}`, { token }),
   events: (id, token, { after = 0, wait = 0, limit = 1000, signal } = {}) =>
     call("GET", `${game(id)}/events?${new URLSearchParams({ after, wait, limit })}`, { token, signal }),
   streamTicket: (id, token) => call("POST", `${game(id)}/stream-tickets`, { token }),
-  join: (id, name) => call("POST", `${game(id)}/seats`, { body: { name } }),
+  join: (id, name, token) => call("POST", `${game(id)}/seats`, { body: { name }, token }),
   leave: (id, seat, token) => call("DELETE", `${game(id)}/seats/${seat}`, { token }),
   rematch: (id, token) => call("POST", `${game(id)}/rematch`, { token }),
   command: (id, token, version, key, body) =>

@@ -2,6 +2,7 @@
 // holds a token.
 //   #/                       the lobby
 //   #/join/<game>            an invitation: take an open seat
+//   #/me                     my games (as this browser's player), live from the inbox
 //   #/games/<game>           the table (as your seat if this browser holds one, else watching)
 //   #/games/<game>/replay[/<version>]
 
@@ -10,12 +11,14 @@ import { loadCatalog } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { currentLanguage, DEFAULT_LANGUAGE, LANGUAGES, preferredLanguage, t, useLanguage } from "./i18n.js";
 import { showInvitation, showLobby } from "./lobby.js";
+import { showMyGames } from "./mygames.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
 const ROUTES = [
   [/^#?\/?$/, (root) => showLobby(root)],
   [/^#\/join\/([^/]+)$/, (root, id) => showInvitation(root, id)],
+  [/^#\/me$/, (root) => showMyGames(root)],
   [/^#\/games\/([^/]+)$/, (root, id) => showTable(root, id)],
   [/^#\/games\/([^/]+)\/replay(?:\/(\d+))?$/, (root, id, version) => showReplay(root, id, version)],
 ];

@@ -6,6 +6,7 @@ import { seatList } from "./board.js";
 import { botName, edition as editionOf, editionName, editions, botKinds } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { formatDateTime, formatDuration, formatRelative, t } from "./i18n.js";
+import { playerToken } from "./player.js";
 import { forget, heldSeats, playerName, remember, rememberName, seatAt } from "./seats.js";
 
 const REFRESH_MS = 4000;
@@ -85,7 +86,7 @@ function createForm(name, notice) {
       body.name = chosen;
     }
     try {
-      const created = await api.create(body);
+      const created = await api.create(body, playerToken());
       if (created.token) {
         remember(created.game.id, { seat: created.seat, token: created.token, name: body.name, edition: body.edition });
       }
@@ -108,7 +109,7 @@ function createForm(name, notice) {
 
 async function join(gameId, name, notice) {
   try {
-    const taken = await api.join(gameId, name);
+    const taken = await api.join(gameId, name, playerToken());
     remember(gameId, { seat: taken.seat, token: taken.token, name });
     location.hash = `#/games/${encodeURIComponent(gameId)}`;
   } catch (problem) {

@@ -9,10 +9,15 @@ import { follow } from "./live.js";
 import { formatDuration, t } from "./i18n.js";
 import { composer } from "./moves.js";
 import { roundsPanel } from "./rounds.js";
+import { abandonControl } from "./abandon.js";
+import { playerToken } from "./player.js";
+import { notePresence, presenceMark } from "./presence.js";
 import { forget, seatAt } from "./seats.js";
 import { logLines, roundSummaries } from "./words.js";
 
 const RETRY_MS = 1000;
+
+const PRESENCE_MS = 30000; // how often a quiet table looks again (presence marks)
 
 /** A fresh Idempotency-Key (randomUUID needs a secure context; getRandomValues does not). */
 function newKey() {
@@ -24,9 +29,22 @@ function inviteLink(gameId) {
   return `${location.origin}/#/join/${encodeURIComponent(gameId)}`;
 }
 
+/** The seat this browser's player holds at a game it has no seat token of (one taken on
+ * another device, or through the API), with the player's token acting for it; or null. */
+async function playersSeat(gameId) {
+  const token = playerToken();
+  if (!token) return null;
+  try {
+    const seen = await api.game(gameId, token);
+    return seen.view && seen.view.you !== null ? { seat: seen.view.you, token } : null;
+  } catch {
+    return null; // not a seat of this player's: watch
+  }
+}
+
 /** Show game `gameId` in `root`; returns the function that stops its live updates. */
 export async function showTable(root, gameId) {
-  let held = seatAt(gameId);
+  let held = seatAt(gameId) ?? (await playersSeat(gameId));
   let data;
   try {
     data = await api.game(gameId, held?.token);
@@ -64,6 +82,7 @@ export async function showTable(root, gameId) {
   function render() {
     const game = data.game;
     const view = data.view;
+    notePresence(game);
     page.dataset.version = game.version;
     page.dataset.status = game.status;
     const names = game.seats.map((seat) => seat.name);
@@ -81,7 +100,9 @@ export async function showTable(root, gameId) {
           edition: editionName(game.edition), seats: game.seats.length, timed: game.turn_seconds ? "yes" : "no",
           time: game.turn_seconds ? formatDuration(game.turn_seconds) : "",
         })),
-        h("span", { class: "muted" }, t("table.you", { watching: you === null ? "yes" : "no", name: you !== null ? names[you] : "" }))),
+        h("span", { class: "muted" }, t("table.you", { watching: you === null ? "yes" : "no", name: you !== null ? names[you] : "" })),
+        h("span", { class: "presences", "data-presences": "" },
+          game.seats.map((seat) => presenceMark(game.id, seat.seat, seat.name)))),
       h("div", { class: "row" },
         h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay` }, t("table.replay")),
         h("a", { href: "#/" }, t("app.nav.lobby"))));
@@ -121,6 +142,11 @@ export async function showTable(root, gameId) {
           h("button", { type: "button", "data-forfeit-confirm": "", onclick: () => { confirmingForfeit = false; send({ type: "forfeit" }); } }, t("forfeit.yes")),
           h("button", { type: "button", onclick: () => { confirmingForfeit = false; render(); } }, t("forfeit.no")))
         : h("p", {}, h("button", { type: "button", class: "link", "data-forfeit": "", onclick: () => { confirmingForfeit = true; render(); } }, t("forfeit.ask"))));
+      parts.push(abandonControl(gameId, you, token, {
+        before: () => stop(),
+        done: () => (location.hash = "#/me"),
+        failed: (text) => { notice.textContent = text; startFollowing(); },
+      }));
     }
     replace(moves, parts);
     if (hadFocus || (moveControls && document.activeElement === document.body)) moveControls?.focus();
@@ -247,5 +273,9 @@ export async function showTable(root, gameId) {
 
   render();
   startFollowing();
-  return () => stop();
+  const presenceTimer = setInterval(() => root.isConnected && refresh(), PRESENCE_MS); // quiet tables too
+  return () => {
+    clearInterval(presenceTimer);
+    stop();
+  };
 }

@@ -3,7 +3,7 @@
 // message `event.<type>` in every catalogue (a test checks them against the API's document).
 
 import { listing } from "./dom.js";
-import { editionName, named, theCard } from "./cards.js";
+import { botName, editionName, named, theCard } from "./cards.js";
 import { t } from "./i18n.js";
 
 const hidden = (value) => value === null || value === undefined;
@@ -117,6 +117,7 @@ export function logLines(events, { edition, names }) {
     }), "round"),
     seat_forfeited: (e) => say(e, t("event.seat_forfeited", { player: who(e.seat) })),
     turn_timed_out: (e) => say(e, t("event.turn_timed_out", { player: who(e.seat) })),
+    seat_taken_over: (e) => say(e, t("event.seat_taken_over", { player: who(e.seat), bot: botName(e.bot), reason: e.reason.replaceAll("-", "_") })),
     game_ended: (e) => say(e, t("event.game_ended", { count: e.winners.length, winners: listing(e.winners.map(who)) }), "round"),
   };
   for (const event of events) writers[event.type]?.(event);

@@ -1,0 +1,245 @@
+"""Players in the store: their records, tokens, transfer codes, games, inboxes and presence.
+
+Every key of a player shares the hash tag `{p:<player id>}`, so one script can write a player's
+inbox, games and record together on Redis Cluster. Tokens, transfer codes and inbox tickets are
+random; only their SHA-256 is stored, each under a key of its own that names the player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any
+
+import orjson
+
+from events.connection import RedisClient, as_text
+from events.store import iso_time, to_json
+
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+RELAY_SCRIPT = files("events").joinpath("relay.lua").read_text(encoding="utf-8")
+ENTRY_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
+
+
+def digest(secret: str) -> str:
+    """What is stored of a token, a transfer code or a ticket."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def inbox_channel(namespace: str) -> str:
+    """The pub/sub channel on which every inbox entry of the namespace is published."""
+    return f"{namespace}:inbox"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player: a guest (`kind` "guest") or one named by a trusted issuer ("external")."""
+
+    id: str
+    name: str
+    kind: str
+    created_at: float
+    games_abandoned: int = 0
+    webhook_url: str | None = None
+    webhook_secret: str | None = None
+
+
+@dataclass(frozen=True)
+class InboxEntry:
+    """One entry of a player's inbox: its stream id (`<ms>-<n>`) and what it says."""
+
+    id: str
+    data: dict[str, Any]
+
+    @property
+    def at(self) -> str:
+        """When it was written (from its id), ISO 8601 UTC."""
+        return iso_time(int(self.id.split("-")[0]))
+
+    def shown(self) -> dict[str, Any]:
+        """The entry as clients get it: its id and time, then what it says."""
+        return {"id": self.id, "at": self.at, **self.data}
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What one player must be told of one append: entries, whether the game becomes theirs,
+    and whether they lost a seat to a bot."""
+
+    entries: tuple[dict[str, Any], ...] = ()
+    bind: bool = False
+    abandoned: int = 0
+
+
+class PlayerStore:
+    """The players of one namespace."""
+
+    def __init__(
+        self, redis_client: RedisClient, *, namespace: str = "ll", inbox_length: int = 200
+    ) -> None:
+        self.redis = redis_client
+        self.namespace = namespace
+        self.inbox_length = inbox_length
+        self._relay = redis_client.register_script(RELAY_SCRIPT)
+
+    def key(self, player_id: str, suffix: str) -> str:
+        """`{ns}:{p:<id>}:suffix`: one player, one cluster slot."""
+        if not PLAYER_ID.fullmatch(player_id):
+            raise ValueError(f"a player id is 1-64 URL-safe characters: {player_id!r}")
+        return f"{self.namespace}:{{p:{player_id}}}:{suffix}"
+
+    def _secret_key(self, kind: str, secret: str) -> str:
+        return f"{self.namespace}:{kind}:{digest(secret)}"
+
+    # Records and tokens.
+
+    def create(self, player: Player, token: str | None = None) -> bool:
+        """Write a new player's record (False when the id exists: nothing is written) and,
+        given one, a token that acts for it."""
+        fields: dict[Any, Any] = {"id": player.id, "name": player.name, "kind": player.kind,
+                  "created_at": repr(player.created_at), "games_abandoned": 0}  # fmt: skip
+        key = self.key(player.id, "player")
+        if not self.redis.hsetnx(key, "id", player.id):
+            return False
+        self.redis.hset(key, mapping=fields)
+        if token is not None:
+            self.add_token(player.id, token)
+        return True
+
+    def add_token(self, player_id: str, token: str) -> None:
+        """Let `token` act for the player (a player may hold several: one per device)."""
+        self.redis.set(self._secret_key("player-token", token), player_id)
+
+    def by_token(self, token: str) -> str | None:
+        """The player a token acts for, if any."""
+        found = self.redis.get(self._secret_key("player-token", token))
+        return None if found is None else as_text(found)
+
+    def get(self, player_id: str) -> Player | None:
+        """A player's record."""
+        raw: Any = self.redis.hgetall(self.key(player_id, "player"))
+        if not raw or (b"name" not in raw and "name" not in raw):
+            return None
+        data = {as_text(k): as_text(v) for k, v in raw.items()}
+        return Player(
+            data["id"],
+            data["name"],
+            data["kind"],
+            float(data["created_at"]),
+            int(data.get("games_abandoned", 0)),
+            data.get("webhook_url"),
+            data.get("webhook_secret"),
+        )
+
+    def set_webhook(self, player_id: str, url: str | None, secret: str | None) -> None:
+        """The player's webhook (None: removed)."""
+        key = self.key(player_id, "player")
+        if url is None:
+            self.redis.hdel(key, "webhook_url", "webhook_secret")
+        else:
+            self.redis.hset(key, mapping={"webhook_url": url, "webhook_secret": secret or ""})
+
+    # One-time secrets: transfer codes and inbox tickets.
+
+    def issue(self, kind: str, secret: str, player_id: str, seconds: int) -> None:
+        """Remember a short-lived secret standing for the player."""
+        self.redis.set(self._secret_key(kind, secret), player_id, ex=seconds)
+
+    def redeem(self, kind: str, secret: str) -> str | None:
+        """The player a one-time secret stood for; it is gone from then on (GETDEL)."""
+        found = self.redis.getdel(self._secret_key(kind, secret))
+        return None if found is None else as_text(found)
+
+    def peek(self, kind: str, secret: str) -> str | None:
+        """The player a secret stands for, while it lasts (tickets: good until they expire)."""
+        found = self.redis.get(self._secret_key(kind, secret))
+        return None if found is None else as_text(found)
+
+    # Games and the inbox.
+
+    def games(self, player_id: str, limit: int = 1000) -> list[str]:
+        """The games bound to the player, the latest first (at most `limit`)."""
+        found: Any = self.redis.zrevrange(self.key(player_id, "games"), 0, limit - 1)
+        return [as_text(game_id) for game_id in found]
+
+    def relay(
+        self, player_id: str, game_id: str, version: int, notice: Notice, *, at_ms: int
+    ) -> tuple[int, bool]:
+        """Tell the player of a game's append once (see relay.lua): the entries written (-1:
+        relayed before) and whether the player has a webhook."""
+        keys = [self.key(player_id, suffix) for suffix in ("inbox", "relayed", "player", "games")]
+        args: list[str | int] = [
+            game_id,
+            version,
+            self.inbox_length,
+            at_ms,
+            inbox_channel(self.namespace),
+            player_id,
+            1 if notice.bind else 0,
+            notice.abandoned,
+            *(to_json(entry) for entry in notice.entries),
+        ]
+        written, hook = self._relay(keys=keys, args=args)
+        return int(written), bool(int(hook))
+
+    def inbox_head(self, player_id: str) -> str | None:
+        """The id of the player's newest inbox entry (None: empty)."""
+        found: Any = self.redis.xrevrange(self.key(player_id, "inbox"), "+", "-", 1)
+        return as_text(found[0][0]) if found else None
+
+    def inbox(self, player_id: str, after: str = "0-0", count: int = 100) -> list[InboxEntry]:
+        """Inbox entries after the entry id `after`, oldest first."""
+        entries: Any = self.redis.xrange(self.key(player_id, "inbox"), f"({after}", "+", count)
+        return [
+            InboxEntry(as_text(entry_id), orjson.loads(fields.get(b"d", fields.get("d"))))
+            for entry_id, fields in entries
+        ]
+
+
+class Presence:
+    """Who has had a request or a stream open lately, written at most once per `every`
+    seconds per player (or seat) by each process: a key that lives `ttl` seconds."""
+
+    def __init__(
+        self, redis_client: RedisClient, *, namespace: str, every: float = 15.0, ttl: int = 75
+    ) -> None:
+        self.redis = redis_client
+        self.namespace = namespace
+        self.every = every
+        self.ttl = ttl
+        self._written: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def key(self, who: str) -> str:
+        """The presence key of a player id or of `<game>/<seat>` (a seat without a player)."""
+        return f"{self.namespace}:here:{who}"
+
+    def touch(self, who: str) -> None:
+        """`who` is here now (written unless this process wrote it in the last `every` s)."""
+        now = time.monotonic()
+        with self._lock:
+            if now - self._written.get(who, -self.every) < self.every:
+                return
+            self._written[who] = now
+            if len(self._written) > 100_000:  # forget the oldest half
+                for name in sorted(self._written, key=self._written.__getitem__)[:50_000]:
+                    del self._written[name]
+        try:
+            self.redis.set(self.key(who), 1, ex=self.ttl)
+        except Exception:  # presence is a hint: a failed write must not fail the request
+            with self._lock:
+                self._written.pop(who, None)
+
+    def here(self, whos: Sequence[str]) -> list[bool]:
+        """Whether each is here (had a request or a stream open within the last minute)."""
+        if not whos:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for who in whos:
+            pipe.exists(self.key(who))
+        return [bool(found) for found in pipe.execute()]

@@ -1,0 +1,149 @@
+"""Players: guests and players of a trusted issuer, their tokens on several devices, their games.
+
+A player token acts for every seat its player holds. Tokens and transfer codes are random; only
+their SHA-256 is stored (events/players.py). See docs/players.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from events.games import LoadedGame
+from events.players import Player
+from events.store import iso_time
+from game.table import AbandonSeat, Table, waiting_on
+from play.context import Context
+from play.lobby import send_to_table
+from play.send_command import Sent
+
+TOKEN_PREFIX = "plr_"  # player tokens are told from seat tokens by it
+TRANSFER = "transfer"  # the kind of a transfer code's key
+INBOX_TICKET = "inbox-ticket"
+MY_GAMES_LIMIT = 500  # the most recent games "my games" looks at
+
+
+def new_player_token() -> str:
+    """A fresh player token (shown once)."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def new_guest(ctx: Context, name: str) -> tuple[Player, str]:
+    """A new guest player and its token."""
+    player = Player(secrets.token_hex(10), name, "guest", time.time())
+    token = new_player_token()
+    ctx.players.create(player, token)
+    return player, token
+
+
+def external_player_id(issuer: str, subject: str) -> str:
+    """The id of the player a trusted issuer names `subject` (the same at every sight)."""
+    return "x" + hashlib.sha256(f"{issuer}\0{subject}".encode()).hexdigest()[:24]
+
+
+def external_player(ctx: Context, issuer: str, subject: str, name: str) -> Player:
+    """The player an issuer's token names, created at first sight."""
+    player_id = external_player_id(issuer, subject)
+    found = ctx.players.get(player_id)
+    if found is not None:
+        return found
+    ctx.players.create(Player(player_id, name, "external", time.time()))
+    found = ctx.players.get(player_id)
+    assert found is not None
+    return found
+
+
+def transfer_code(ctx: Context, player_id: str) -> tuple[str, int]:
+    """A one-time code that gives the player a token on another device, and its lifetime."""
+    code = secrets.token_urlsafe(12)
+    seconds = ctx.settings.transfer_code_seconds
+    ctx.players.issue(TRANSFER, code, player_id, seconds)
+    return code, seconds
+
+
+def redeem_transfer_code(ctx: Context, code: str) -> tuple[Player, str] | None:
+    """A new token for the code's player (the code is spent); None for an unknown or spent code.
+    The player's other tokens stay valid."""
+    player_id = ctx.players.redeem(TRANSFER, code)
+    player = None if player_id is None else ctx.players.get(player_id)
+    if player is None:
+        return None
+    token = new_player_token()
+    ctx.players.add_token(player.id, token)
+    return player, token
+
+
+def abandon(ctx: Context, game_id: str, seat: int, meta: dict[str, Any]) -> Sent:
+    """Leave a game in play: a bot plays the seat from now on."""
+    return send_to_table(ctx, game_id, AbandonSeat(seat), meta)
+
+
+@dataclass(frozen=True)
+class MyGame:
+    """One of a player's games as "my games" lists it."""
+
+    game_id: str
+    game: LoadedGame
+    seat: int | None  # the seat the player holds (None once they left it)
+    left: bool
+
+    @property
+    def table(self) -> Table:
+        """The game's table."""
+        assert self.game.table is not None
+        return self.game.table
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat that must act now, if any."""
+        waiting = waiting_on(self.table)
+        return None if waiting is None else waiting.seat
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether the player must act now."""
+        return self.seat is not None and self.to_play == self.seat
+
+    def json(self) -> dict[str, Any]:
+        """What the API answers for it."""
+        table, at = self.table, self.game.at
+        deadline = None
+        waiting = waiting_on(table)
+        if waiting is not None and waiting.bot is None and waiting.turn_seconds and at:
+            deadline = iso_time(math.ceil(at / 1000 + waiting.turn_seconds) * 1000)
+        return {
+            "id": self.game_id,
+            "edition": table.edition,
+            "status": table.status,
+            "version": self.game.version,
+            "seats": [
+                {"seat": index, "name": seat.name, "bot": seat.bot, "open": seat.open}
+                for index, seat in enumerate(table.seats)
+            ],
+            "my_seat": self.seat,
+            "left": self.left,
+            "to_play": self.to_play,
+            "my_turn": self.my_turn,
+            "deadline": deadline,
+            "last_move_at": None if at is None else iso_time(at),
+        }
+
+
+def my_games(ctx: Context, player_id: str, status: str | None = None) -> list[MyGame]:
+    """The player's games (of a status), the ones waiting on the player first, then the most
+    recently moved."""
+    found = []
+    for game_id in ctx.players.games(player_id, MY_GAMES_LIMIT):
+        game = ctx.heads.load(game_id)
+        table = game.table
+        if table is None or (status is not None and table.status != status):
+            continue
+        seat = table.seat_of_player(player_id)
+        left = seat is None and any(s.left_by == player_id for s in table.seats)
+        found.append(MyGame(game_id, game, seat, left))
+    found.sort(key=lambda mine: (not mine.my_turn, -(mine.game.at or 0)))
+    return found
