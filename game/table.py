@@ -132,6 +132,7 @@ class OpenTable:
     seeded: bool = False  # `seed` was chosen by the creator, not drawn by the server
     abandon_after: int = ABANDON_AFTER
     takeover_bot: str = TAKEOVER_BOT
+    seated: tuple[TakeSeat, ...] = ()  # more players seated at once (a quick-play match)
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,10 +384,11 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
     )
     events: list[Any] = [opened]
     new_table = evolve(None, opened)
-    if command.host is not None:
-        events += _take(new_table, command.host, autostart=False)
-    for event in events[1:]:
-        new_table = evolve(new_table, event)
+    takes = (command.host, *command.seated) if command.host is not None else command.seated
+    for take in takes:
+        taken = _take(new_table, take, autostart=False)
+        events += taken
+        new_table = evolve(new_table, taken[0])
     return events + _start_if_full(new_table)
 
 

@@ -14,6 +14,7 @@ from events.games import GameRepository
 from events.hub import AppendHub
 from events.index import GameIndex
 from events.players import PlayerStore, Presence
+from events.queue import QuickPlayQueue
 from events.snapshots import SnapshotStore
 from events.store import EventStore
 from events.tickets import StreamTickets
@@ -57,6 +58,13 @@ class Context:
         store = self.games.store
         length = self.settings.inbox_length
         return PlayerStore(store.redis, namespace=store.namespace, inbox_length=length)
+
+    @cached_property
+    def quickplay(self) -> QuickPlayQueue:
+        """The quick-play queue: entries, pools and matches waiting for their table."""
+        store = self.games.store
+        gone_ms = int(self.settings.quickplay_gone_seconds * 1000)
+        return QuickPlayQueue(store.redis, namespace=store.namespace, gone_ms=gone_ms)
 
     @cached_property
     def presence(self) -> Presence:

@@ -101,6 +101,7 @@ class Settings:
     stream_ticket_seconds: int = 60
     inbox_length: int = 200
     transfer_code_seconds: int = 600
+    quickplay_gone_seconds: float = 30.0  # a waiting player unseen this long is dropped
     jwt_secret: str | None = None
     jwt_jwks_url: str | None = None
     jwt_jwks_file: str | None = None
@@ -168,6 +169,9 @@ class Settings:
             inbox_length=_positive(get("INBOX_LENGTH"), default.inbox_length),
             transfer_code_seconds=_positive(
                 get("TRANSFER_CODE_SECONDS"), default.transfer_code_seconds
+            ),
+            quickplay_gone_seconds=_seconds(
+                get("QUICKPLAY_GONE_SECONDS"), default.quickplay_gone_seconds
             ),
             jwt_secret=get("JWT_SECRET") or None,
             jwt_jwks_url=get("JWT_JWKS_URL") or None,

@@ -3,20 +3,29 @@ their job enqueued again (a worker killed mid-job, a job lost with its worker's 
 
 from __future__ import annotations
 
+import logging
 import time
 
 from play.context import Context
 from play.follow_up import LEASE_SECONDS, reschedule
 from play.inbox import relay_overdue
+from play.quickplay import sweep_queue
+
+log = logging.getLogger(__name__)
 
 SWEEP_EVERY_SECONDS = 1.0  # how often a worker sweeps (one worker at a time, by a lock)
 
 
 def sweep(ctx: Context, now: float | None = None) -> int:
-    """Enqueue again the job of every overdue game, and relay to the players' inboxes every
-    append whose relay was lost; how many jobs were enqueued."""
+    """Enqueue again the job of every overdue game, relay to the players' inboxes every
+    append whose relay was lost, and match in the quick-play queue; how many jobs were
+    enqueued."""
     now = time.time() if now is None else now
     relay_overdue(ctx, now)
+    try:
+        sweep_queue(ctx)
+    except Exception as error:  # the queue's trouble must not hold up the games' jobs
+        log.warning("quick-play sweep failed: %s", error)
     due = ctx.games.store.due
     enqueued = 0
     for item in due.overdue(now):

@@ -59,6 +59,23 @@ INBOX_TICKET = {
     "expires_in": 60,
     "url": "/players/me/stream?ticket=kq3WZ0p8Rr1vYbN6sT2uXc9dLm4eGh7a",
 }
+QUEUE_ENTRY_REQUEST = {"edition": "2019", "seats": [2, 3, 4], "ranked": False, "bots_after": 30}
+QUEUE_ENTRY = {
+    "id": "Xq2Lr8Tn5Wp0Yc7H",
+    "state": "waiting",
+    "edition": "2019",
+    "seats": [2, 3, 4],
+    "ranked": False,
+    "bots_after": 30,
+    "bot": "heuristic",
+    "entered_at": "2025-01-01T12:00:00.000Z",
+    "game": None,
+    "seat": None,
+    "token": None,
+}
+QUEUE_ENTRY_MATCHED = {**QUEUE_ENTRY, "state": "matched", "game": "01JD3Q4W7E5B2K8N", "seat": 1,
+                       "token": TOKEN}  # fmt: skip
+QUEUE_ENTRY_CANCELLED = {**QUEUE_ENTRY, "state": "cancelled"}
 # One command of each kind, as a seat sends it (a Guard's guess is a card, or in the premium
 # edition a number).
 COMMANDS = {

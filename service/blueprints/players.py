@@ -22,6 +22,7 @@ from play.players import (
     redeem_transfer_code,
     transfer_code,
 )
+from play.quickplay import here
 from play.webhooks import new_secret, url_problem
 from service import examples, sse
 from service.apidoc import operation, problems
@@ -279,6 +280,7 @@ def inbox_events(
     settings = ctx.settings
     closes_at = time.monotonic() + settings.stream_seconds
     yield sse.retry(RETRY_MILLISECONDS)
+    here(ctx, player)
     with follow_inbox(ctx, player, after) as follower:
         while True:
             ctx.presence.touch(player)
@@ -289,6 +291,7 @@ def inbox_events(
             if follower.closed:
                 return
             if not entries:
+                here(ctx, player)  # a quick-play entry of a player whose inbox is open waits on
                 yield sse.comment("heartbeat")
                 continue
             yield b"".join(

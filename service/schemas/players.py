@@ -164,7 +164,9 @@ class InboxEntrySchema(Schema):
     appended_at_ms = fields.Integer(
         required=True, metadata={"description": "when the game's append was made (Unix ms)"}
     )
-    edition = fields.String(metadata={"description": "game_started"})
+    edition = fields.String(metadata={"description": "game_started, matched"})
+    entry = fields.String(metadata={"description": "matched: the quick-play entry"})
+    ranked = fields.Boolean(metadata={"description": "matched: whether the game is ranked"})
     winners = fields.List(fields.Integer(), metadata={"description": "game_over"})
     won = fields.Boolean(metadata={"description": "game_over"})
     bot = fields.String(metadata={"description": "seat_taken_over: the bot playing my seat"})

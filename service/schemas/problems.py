@@ -40,6 +40,9 @@ REQUEST_SLUGS = {
     "webhook-url-refused": "a webhook address that is not allowed",
     "invalid-token": "a bearer JWT that fails its checks (signature, exp, iss, aud, sub)",
     "transfer-code-not-found": "a transfer code unknown, spent or expired",
+    "already-queued": "the player waits in the quick-play queue already (`entry` names it)",
+    "queue-entry-not-found": "no such quick-play entry of this player",
+    "queue-entry-matched": "the entry was matched: it can't be cancelled any more",
 }
 
 # The table around a game: seats, settings, starting and playing again.
