@@ -113,3 +113,15 @@ def test_a_seeded_game_says_so_to_everyone(make_app: Callable[..., Flask]) -> No
         assert player.look().json["game"]["seeded"] is True
     unseeded, _ = new_game(client, "2019", ["human", "human"])
     assert client.get(f"/games/{unseeded}").json["game"]["seeded"] is False
+
+
+def test_a_ranked_game_says_so_and_takes_no_bots(client: FlaskClient) -> None:
+    """ranked is shown in the public view; a ranked table with a bot seat is refused (422)."""
+    game, players = new_game(client, "2019", ["human", "human"], ranked=True)
+    assert client.get(f"/games/{game}").json["game"]["ranked"] is True
+    assert players[0].look().json["game"]["ranked"] is True
+    unranked, _ = new_game(client, "2019", ["human", "human"])
+    assert client.get(f"/games/{unranked}").json["game"]["ranked"] is False
+    refused = client.post("/games", json={"edition": "2019", "seats": ["human", "random"],
+                                          "ranked": True, "name": "p0"})  # fmt: skip
+    problem(refused, 422, "bad-setting")
