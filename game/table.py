@@ -409,6 +409,8 @@ def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
         raise IllegalCommand("unknown-seat", _no_seat(seat, len(table.seats)))
     if seat not in humans_open:
         raise IllegalCommand("seat-taken", f"Seat {seat} is not open to players.")
+    if table.ranked and command.player is None:
+        raise IllegalCommand("player-required", "A ranked table's seats are taken by players.")
     if command.player is not None and table.seat_of_player(command.player) is not None:
         raise IllegalCommand("player-seated", "This player already holds a seat at this table.")
     name = command.name.strip()
