@@ -77,6 +77,7 @@ class Table:
     abandon_after: int = ABANDON_AFTER  # turns timed out in a row that abandon a seat
     takeover_bot: str = TAKEOVER_BOT  # the bot that takes over an abandoned seat
     timed_out: int | None = None  # the seat whose move is being made for it (a time-out)
+    ranked: bool = False  # its games move its players' ratings (see docs/ratings.md)
     version: int = 0  # how many events the table was folded from
     started_at: int = 0  # the version of its current game's `game_started` (0: none yet)
 
@@ -132,6 +133,7 @@ class OpenTable:
     seeded: bool = False  # `seed` was chosen by the creator, not drawn by the server
     abandon_after: int = ABANDON_AFTER
     takeover_bot: str = TAKEOVER_BOT
+    ranked: bool = False  # its games are rated: people only, dealt from the server's secrets
     seated: tuple[TakeSeat, ...] = ()  # more players seated at once (a quick-play match)
 
 
@@ -216,6 +218,7 @@ class TableOpened:
     seeded: bool = False
     abandon_after: int = ABANDON_AFTER
     takeover_bot: str = TAKEOVER_BOT
+    ranked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +373,10 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         raise IllegalCommand("bad-setting", "turn_seconds must be at least 1.")
     if command.abandon_after < 1:
         raise IllegalCommand("bad-setting", "abandon_after must be at least 1.")
+    if command.ranked and any(bot is not None for bot in command.bots):
+        raise IllegalCommand("bad-setting", "A ranked table has no bot seats.")
+    if command.ranked and command.seeded:
+        raise IllegalCommand("bad-setting", "A ranked table is dealt from the server's secrets.")
     opened = TableOpened(
         command.edition,
         command.bots,
@@ -381,6 +388,7 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         command.seeded,
         command.abandon_after,
         command.takeover_bot,
+        command.ranked,
     )
     events: list[Any] = [opened]
     new_table = evolve(None, opened)
@@ -403,6 +411,8 @@ def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
         raise IllegalCommand("unknown-seat", _no_seat(seat, len(table.seats)))
     if seat not in humans_open:
         raise IllegalCommand("seat-taken", f"Seat {seat} is not open to players.")
+    if table.ranked and command.player is None:
+        raise IllegalCommand("player-required", "A ranked table's seats are taken by players.")
     if command.player is not None and table.seat_of_player(command.player) is not None:
         raise IllegalCommand("player-seated", "This player already holds a seat at this table.")
     name = command.name.strip()
@@ -521,6 +531,7 @@ def _opened(_: None, e: TableOpened) -> Table:
         seeded=e.seeded,
         abandon_after=e.abandon_after,
         takeover_bot=e.takeover_bot,
+        ranked=e.ranked,
     )
 
 

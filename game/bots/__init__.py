@@ -4,13 +4,15 @@
     command = policy.choose(view(state, seat), legal_commands(state))
 
 `random` picks uniformly, `heuristic` scores every command from its beliefs (`beliefs.py`),
-`search` samples hidden worlds and plays them out with the heuristic (`search.py`).
+`search` samples hidden worlds and plays them out with the heuristic (`search.py`). The levels
+`easy`, `medium` and `hard` (`levels.py`) are those with budgets a player understands.
 """
 
 from __future__ import annotations
 
 from game.bots.base import Options, Policy, PolicyFactory
 from game.bots.heuristic import HeuristicPolicy
+from game.bots.levels import LEVELS
 from game.bots.random_bot import RandomPolicy
 from game.bots.search import SearchPolicy
 
@@ -18,6 +20,7 @@ POLICIES: dict[str, PolicyFactory] = {
     "random": RandomPolicy,
     "heuristic": HeuristicPolicy,
     "search": SearchPolicy,
+    **LEVELS,
 }
 
 

@@ -90,6 +90,7 @@ class Games(MethodView):
             host=host,
             abandon_after=body["abandon_after"],
             takeover_bot=body["takeover_bot"],
+            ranked=body["ranked"],
         )
         game_id, sent = open_table(
             context(),

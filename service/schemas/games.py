@@ -96,6 +96,11 @@ class CreateGameSchema(Schema):
         validate=validate.OneOf(sorted(POLICIES)),
         metadata={"description": "the bot that plays an abandoned seat"},
     )
+    ranked = StrictBoolean(
+        load_default=False,
+        metadata={"description": "its games move the players' ratings (GET /leaderboards):"
+                  " every seat `human`, no `seed` (else 422 `bad-setting`)"},
+    )  # fmt: skip
 
 
 class JoinSchema(Schema):
@@ -156,6 +161,9 @@ class GameSchema(Schema):
     seeded = fields.Boolean(
         required=True,
         metadata={"description": "its creator chose the seed and so knows every deal: unfair"},
+    )
+    ranked = fields.Boolean(
+        required=True, metadata={"description": "its games move the players' ratings"}
     )
 
 

@@ -69,6 +69,7 @@ TABLE_SLUGS = {
     "already-forfeited": "the seat has given the game up already",
     "player-seated": "the player holds a seat at this table already",
     "game-not-in-play": "only a game in play can be left to a bot",
+    "player-required": "a ranked table's seats are taken by players (a player's bearer)",
 }
 
 # The rules refusing a command (also in `code`).

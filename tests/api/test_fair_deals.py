@@ -17,6 +17,7 @@ from game.commands import StartGame
 from game.decide import decide
 from game.events import RoundStarted
 from tests.api.players import Player, new_game
+from tests.api.test_players import bearer, guest
 from tests.api.test_errors import problem
 
 
@@ -113,3 +114,24 @@ def test_a_seeded_game_says_so_to_everyone(make_app: Callable[..., Flask]) -> No
         assert player.look().json["game"]["seeded"] is True
     unseeded, _ = new_game(client, "2019", ["human", "human"])
     assert client.get(f"/games/{unseeded}").json["game"]["seeded"] is False
+
+
+
+def test_a_ranked_game_says_so_and_seats_players_only(client: FlaskClient) -> None:
+    """ranked is shown in every view; a ranked table takes no bot seat, and a seat token alone
+    can't sit there (422 player-required)."""
+    ann, bob = (guest(client, name) for name in ("ann", "bob"))
+    body = {"edition": "2019", "seats": ["human", "human"], "ranked": True}
+    created = client.post("/games", json=body, headers=bearer(ann))
+    assert created.status_code == 201, created.json
+    game = created.json["game"]["id"]
+    problem(client.post(f"/games/{game}/seats", json={"name": "cy"}), 422, "player-required")
+    joined = client.post(f"/games/{game}/seats", json={"name": "bob"}, headers=bearer(bob))
+    assert joined.status_code == 201, joined.json
+    shown = client.get(f"/games/{game}").json["game"]
+    assert shown["ranked"] is True and shown["status"] == "playing"
+    unranked, _ = new_game(client, "2019", ["human", "human"])
+    assert client.get(f"/games/{unranked}").json["game"]["ranked"] is False
+    with_bot = {**body, "seats": ["human", "random"]}
+    problem(client.post("/games", json=with_bot, headers=bearer(ann)), 422, "bad-setting")
+    assert client.post("/games", json={**body, "name": "x"}).status_code == 422  # no player

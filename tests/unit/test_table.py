@@ -136,3 +136,16 @@ def test_playing_again_starts_a_new_game_with_its_own_seed() -> None:
     assert table.game.round == 1 and table.game.tokens == (0, 0)
     assert Counter(table.game.dealt) == Counter(first_deal)
     assert table.game.seed != "seed"
+
+
+def test_a_ranked_table_seats_people_only_and_deals_from_secrets() -> None:
+    """ranked is kept on the table; bot seats, a chosen seed or a seat without a player are
+    refused at a ranked table."""
+    host = TakeSeat(0, "ann", "h0", player="p-ann")
+    table = run(None, OpenTable("classic", (None, None), "s", host=host, ranked=True))
+    assert table.ranked and not opened((None, None)).ranked
+    assert refused(table, TakeSeat(None, "bob", "h1")) == "player-required"
+    assert run(table, TakeSeat(None, "bob", "h1", player="p-bob")).status == "playing"
+    assert refused(None, OpenTable("classic", (None, "random"), "s", ranked=True)) == "bad-setting"
+    seeded = OpenTable("classic", (None, None), "s", seeded=True, ranked=True)
+    assert refused(None, seeded) == "bad-setting"

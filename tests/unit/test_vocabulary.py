@@ -61,7 +61,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
     "seat_taken_over": (1, ("seat", "bot", "reason")),
     "sycophant_marked": (1, ("seat", "target")),
     "table_opened": (
-        3,
+        4,
         (
             "edition",
             "bots",
@@ -73,6 +73,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
             "seeded",
             "abandon_after",
             "takeover_bot",
+            "ranked",
         ),
     ),
     "token_gained": (1, ("seat", "reason")),
@@ -264,3 +265,16 @@ def test_stored_v1_seats_and_v2_tables_read_as_today() -> None:
          "autostart": True, "seeded": False}
     )  # fmt: skip
     assert (table.abandon_after, table.takeover_bot) == (3, "heuristic")
+
+
+def test_stored_v3_tables_read_as_unranked() -> None:
+    """A table opened before ranked tables existed is unranked."""
+    table = VOCABULARY.decode(
+        {"type": "table_opened", "v": 3, "edition": "classic", "bots": [None, None],
+         "seed": "s", "first_player": None, "turn_seconds": None, "on_timeout": "bot",
+         "autostart": True, "seeded": False, "abandon_after": 3, "takeover_bot": "heuristic"}
+    )  # fmt: skip
+    assert table.ranked is False
+    opened = OpenTable("classic", (None, None), "s", ranked=True)
+    stored = VOCABULARY.encode(decide(None, opened)[0])
+    assert stored["v"] == 4 and VOCABULARY.decode(stored).ranked is True
