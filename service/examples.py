@@ -67,7 +67,7 @@ QUEUE_ENTRY = {
     "seats": [2, 3, 4],
     "ranked": False,
     "bots_after": 30,
-    "bot": "heuristic",
+    "bot": "medium",
     "entered_at": "2025-01-01T12:00:00.000Z",
     "game": None,
     "seat": None,

@@ -10,9 +10,9 @@ from marshmallow import fields, validate
 from events.queue import STATES
 from game.bots import POLICIES
 from game.editions import EDITIONS
-from game.table import TAKEOVER_BOT
 from service.schemas.base import MAX_SEATS, Schema, StrictBoolean, WholeNumber
 
+QUICKPLAY_BOT = "medium"  # the level of the bots that fill a quick-play table by default
 MAX_BOTS_AFTER = 600  # seconds: the longest wait before bots fill a table
 ENTRY_ID = "^[A-Za-z0-9_-]{16}$"
 
@@ -42,7 +42,7 @@ class QueueEntryRequestSchema(Schema):
                   " null (the default): wait for people only. Must be null when ranked"},
     )  # fmt: skip
     bot = fields.String(
-        load_default=TAKEOVER_BOT,
+        load_default=QUICKPLAY_BOT,
         validate=validate.OneOf(sorted(POLICIES)),
         metadata={"description": "the bot that fills empty seats (and takes over abandoned"
                   " ones)"},

@@ -17,8 +17,8 @@ from game.commands import StartGame
 from game.decide import decide
 from game.events import RoundStarted
 from tests.api.players import Player, new_game
-from tests.api.test_players import bearer, guest
 from tests.api.test_errors import problem
+from tests.api.test_players import bearer, guest
 
 
 def finish(players: list[Player]) -> None:

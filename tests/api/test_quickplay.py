@@ -73,7 +73,7 @@ def test_bots_fill_the_table_once_the_wait_is_over_without_a_request(
     mine = look(client, ann, entry["id"])
     assert mine["state"] == "matched" and mine["seat"] == 0
     table = client.get(f"/games/{mine['game']}").json["game"]
-    assert [s["bot"] for s in table["seats"]] == [None, "heuristic", "heuristic"]  # fewest seats
+    assert [s["bot"] for s in table["seats"]] == [None, "medium", "medium"]  # fewest seats
     assert table["status"] == "playing"
 
 
