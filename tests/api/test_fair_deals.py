@@ -116,7 +116,6 @@ def test_a_seeded_game_says_so_to_everyone(make_app: Callable[..., Flask]) -> No
     assert client.get(f"/games/{unseeded}").json["game"]["seeded"] is False
 
 
-
 def test_a_ranked_game_says_so_and_seats_players_only(client: FlaskClient) -> None:
     """ranked is shown in every view; a ranked table takes no bot seat, and a seat token alone
     can't sit there (422 player-required)."""
