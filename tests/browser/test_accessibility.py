@@ -65,6 +65,19 @@ def hold(page: Page, base: str, seats: dict[str, dict[str, Any]]) -> None:
     page.evaluate("seats => localStorage.setItem('loveletter.seats', seats)", json.dumps(seats))
 
 
+def waiting_for_a_game(page: Page, base: str) -> str:
+    """Make this browser's player wait in the quick-play queue (for a table of eight people,
+    which nobody else asks for); the entry's id."""
+    made = requests.post(f"{base}/players", json={"name": "ann"}, timeout=10).json()
+    player = {"id": made["player"]["id"], "name": "ann", "token": made["token"]}
+    page.evaluate("p => localStorage.setItem('loveletter.player', p)", json.dumps(player))
+    body = {"edition": "premium", "seats": [8]}
+    headers = {"Authorization": f"Bearer {made['token']}"}
+    entered = requests.post(f"{base}/queue", json=body, headers=headers, timeout=10)
+    assert entered.status_code == 201, entered.text
+    return str(entered.json()["id"])
+
+
 @pytest.fixture(scope="module")
 def tables(server: Served) -> dict[str, Any]:
     """An open table, a game being played (the seat's turn) and a finished one, all with ann."""
@@ -92,6 +105,7 @@ def test_no_page_has_a_serious_axe_violation(
     seat, guest = contexts(), contexts()
     page, visitor = seat.page(), guest.page()
     hold(page, server.base, tables["seats"])
+    entry = waiting_for_a_game(page, server.base)
     for each in (page, visitor):
         each.goto(server.base + "/")
         each.evaluate("code => localStorage.setItem('loveletter.language', code)", language)
@@ -108,6 +122,7 @@ def test_no_page_has_a_serious_axe_violation(
         "replay": (page, f"/#/games/{finished}/replay/5", "#replay[data-version='5']"),
         "nothing here": (visitor, "/#/nowhere", "main h1"),
         "my games, as nobody yet": (visitor, "/#/me", "#guest"),
+        "waiting for a game": (page, f"/#/queue/{entry}", "#queue[aria-busy='true'] #queue-waited"),
     }
     found = {}
     for name, (where, path, ready) in pages.items():

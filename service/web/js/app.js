@@ -3,6 +3,7 @@
 //   #/                       the lobby
 //   #/join/<game>            an invitation: take an open seat
 //   #/me                     my games (as this browser's player), live from the inbox
+//   #/queue/<entry>          waiting for a quick-play game (then its table)
 //   #/games/<game>           the table (as your seat if this browser holds one, else watching)
 //   #/games/<game>/replay[/<version>]
 
@@ -12,6 +13,7 @@ import { h, replace } from "./dom.js";
 import { currentLanguage, DEFAULT_LANGUAGE, LANGUAGES, preferredLanguage, t, useLanguage } from "./i18n.js";
 import { showInvitation, showLobby } from "./lobby.js";
 import { showMyGames } from "./mygames.js";
+import { showQueue } from "./quickplay.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
@@ -19,6 +21,7 @@ const ROUTES = [
   [/^#?\/?$/, (root) => showLobby(root)],
   [/^#\/join\/([^/]+)$/, (root, id) => showInvitation(root, id)],
   [/^#\/me$/, (root) => showMyGames(root)],
+  [/^#\/queue\/([^/]+)$/, (root, id) => showQueue(root, id)],
   [/^#\/games\/([^/]+)$/, (root, id) => showTable(root, id)],
   [/^#\/games\/([^/]+)\/replay(?:\/(\d+))?$/, (root, id, version) => showReplay(root, id, version)],
 ];

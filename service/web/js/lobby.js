@@ -7,6 +7,7 @@ import { botName, edition as editionOf, editionName, editions, botKinds } from "
 import { h, replace } from "./dom.js";
 import { formatDateTime, formatDuration, formatRelative, t } from "./i18n.js";
 import { playerToken } from "./player.js";
+import { quickPlayForm } from "./quickplay.js";
 import { forget, heldSeats, playerName, remember, rememberName, seatAt } from "./seats.js";
 
 const REFRESH_MS = 4000;
@@ -220,7 +221,7 @@ export async function showLobby(root) {
   replace(root, h("div", { class: "lobby", id: "lobby" },
     h("div", { class: "name" }, h("h1", {}, t("lobby.title")), h("div", { class: "panel" }, name.element), notice),
     h("section", { class: "panel open", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, t("lobby.open.title")), openList),
-    h("div", { class: "create" }, createForm(name.input, notice)),
+    h("div", { class: "create" }, quickPlayForm(() => nameOrComplain(name.input, notice), notice), createForm(name.input, notice)),
     mine, others));
   document.title = t("app.title", { page: t("lobby.title") });
   await load();

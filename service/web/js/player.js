@@ -64,5 +64,8 @@ export const playerApi = {
   games: (token, status) => json("GET", `/players/me/games?${new URLSearchParams(status ? { status, limit: 200 } : { limit: 200 })}`, token),
   transferCode: (token) => json("POST", "/players/me/transfer-codes", token),
   inboxTicket: (token) => json("POST", "/players/me/stream-tickets", token),
+  enterQueue: (token, body) => json("POST", "/queue", token, body),
+  queueEntry: (token, entry) => json("GET", `/queue/${encodeURIComponent(entry)}`, token),
+  cancelQueue: (token, entry) => json("DELETE", `/queue/${encodeURIComponent(entry)}`, token),
   abandon: (gameId, seat, token) => json("POST", `/games/${encodeURIComponent(gameId)}/seats/${seat}/abandon`, token),
 };
