@@ -14,6 +14,7 @@ from events.games import GameRepository
 from events.hub import AppendHub
 from events.index import GameIndex
 from events.players import PlayerStore, Presence
+from events.ratings import RatingStore
 from events.snapshots import SnapshotStore
 from events.store import EventStore
 from events.tickets import StreamTickets
@@ -57,6 +58,12 @@ class Context:
         store = self.games.store
         length = self.settings.inbox_length
         return PlayerStore(store.redis, namespace=store.namespace, inbox_length=length)
+
+    @cached_property
+    def ratings(self) -> RatingStore:
+        """Ratings, leaderboards and players' statistics, per edition."""
+        store = self.games.store
+        return RatingStore(store.redis, namespace=store.namespace)
 
     @cached_property
     def presence(self) -> Presence:

@@ -17,8 +17,8 @@ from game.commands import StartGame
 from game.decide import decide
 from game.events import RoundStarted
 from tests.api.players import Player, new_game
-from tests.api.test_players import bearer, guest
 from tests.api.test_errors import problem
+from tests.api.test_players import bearer, guest
 
 
 def finish(players: list[Player]) -> None:
@@ -114,7 +114,6 @@ def test_a_seeded_game_says_so_to_everyone(make_app: Callable[..., Flask]) -> No
         assert player.look().json["game"]["seeded"] is True
     unseeded, _ = new_game(client, "2019", ["human", "human"])
     assert client.get(f"/games/{unseeded}").json["game"]["seeded"] is False
-
 
 
 def test_a_ranked_game_says_so_and_seats_players_only(client: FlaskClient) -> None:
