@@ -15,6 +15,7 @@ from events.hub import AppendHub
 from events.index import GameIndex
 from events.players import PlayerStore, Presence
 from events.queue import QuickPlayQueue
+from events.ratings import RatingStore
 from events.snapshots import SnapshotStore
 from events.store import EventStore
 from events.tickets import StreamTickets
@@ -65,6 +66,12 @@ class Context:
         store = self.games.store
         gone_ms = int(self.settings.quickplay_gone_seconds * 1000)
         return QuickPlayQueue(store.redis, namespace=store.namespace, gone_ms=gone_ms)
+
+    @cached_property
+    def ratings(self) -> RatingStore:
+        """Ratings, leaderboards and players' statistics, per edition."""
+        store = self.games.store
+        return RatingStore(store.redis, namespace=store.namespace)
 
     @cached_property
     def presence(self) -> Presence:

@@ -24,6 +24,7 @@ from events.store import StoredEvent
 from game.events import GameEnded, GameStarted, RedrawOffered, TurnStarted
 from game.table import SeatTaken, SeatTakenOver, Table, waiting_on
 from play.context import Context
+from play.records import record_table
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,8 @@ def relay(
             written += count
             if hook:
                 _enqueue_webhook(ctx, player, game_id, last, list(entries))
+    if any(entry["type"] == "game_over" for notice in told.values() for entry in notice.entries):
+        record_table(ctx, game_id)  # before the relay record goes: the sweep does it otherwise
     ctx.games.store.relays.drop(game_id, last, first)
     return written
 

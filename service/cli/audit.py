@@ -15,6 +15,7 @@ from pathlib import Path
 from events.audit import export_lines, verify_lines
 from events.connection import existing_redis_url
 from events.games import GameRepository
+from play import records
 from play.context import Context
 from play.follow_up import sweep_time
 from play.settings import Settings
@@ -58,9 +59,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rebuild = add_command(
         subparsers,
         "rebuild",
-        summary="recompute snapshots, the lobby index and what games wait on",
+        summary="recompute snapshots, the lobby index, what games wait on, and ratings",
         description="Fold every game's stream from its start, rewrite the snapshots that"
         " differ, rebuild the lobby index and each game's due entry (what a sweep re-enqueues)."
+        " Then recompute every rating, leaderboard, rating history and player's statistics from"
+        " the streams and the archive (docs/ratings.md): the same numbers the service keeps."
         f" Safe while the service runs. {WHERE}",
         examples=("REDIS_URL=redis://127.0.0.1:6379/0 loveletter rebuild",),
     )
@@ -69,9 +72,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def repository() -> GameRepository:
     """The games on the Redis that holds them (see WHERE), said on stderr."""
+    return existing_context().games
+
+
+def existing_context() -> Context:
+    """The context on the Redis that holds the games (see WHERE), said on stderr."""
     url, source = existing_redis_url()
     print(f"reading games from {url} ({source})", file=sys.stderr)
-    return Context.from_settings(Settings.load({"REDIS_URL": url})).games
+    return Context.from_settings(Settings.load({"REDIS_URL": url}))
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -135,9 +143,9 @@ def run_verify(args: argparse.Namespace) -> int:
 def run_rebuild(args: argparse.Namespace) -> int:
     """Recompute every snapshot, the lobby index and the due sets from the streams; print
     what changed."""
-    games = repository()
+    ctx = existing_context()
     with progress("rebuilding games", None) as advance:
-        report = games.rebuild(sweep_time, lambda done, total: advance(total=total))
+        report = ctx.games.rebuild(sweep_time, lambda done, total: advance(total=total))
     index = report.index
     assert index is not None
     print(
@@ -146,4 +154,11 @@ def run_rebuild(args: argparse.Namespace) -> int:
         f"{index.changed} changed, {index.removed} removed, {index.unchanged} unchanged; "
         f"{report.due} game(s) waiting on a job"
     )
+    with progress("rebuilding ratings", None) as advance:
+        rated = records.rebuild(ctx, lambda done: advance())
+    editions = ", ".join(
+        f"{edition} {count} ({rated.rated.get(edition, 0)} rated)"
+        for edition, count in sorted(rated.games.items())
+    )
+    print(f"ratings: {rated.tables} table(s) read; finished games: {editions or 'none'}")
     return 0

@@ -1,0 +1,73 @@
+"""Players' ratings: openskill's Plackett-Luce model over the placings of rated games.
+
+A rating depends on the order games are rated in, so every rating here is the fold of an
+edition's rated games in their `FinishedGame.order` (end time, then key): the live projection
+and `loveletter rebuild` fold the same games in the same order and get the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from game.records import FinishedGame
+
+MODEL = PlackettLuce()
+MU = MODEL.mu  # openskill's defaults: 25 and 25/3
+SIGMA = MODEL.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A player's rating in one edition, and how many rated games made it."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma: what the leaderboard sorts by."""
+        return self.mu - 3 * self.sigma
+
+    def json(self) -> dict[str, Any]:
+        """As stored: {"mu", "sigma", "games"}."""
+        return {"mu": self.mu, "sigma": self.sigma, "games": self.games}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> Rating:
+        """A stored rating (None: the default)."""
+        if data is None:
+            return cls()
+        return cls(float(data["mu"]), float(data["sigma"]), int(data["games"]))
+
+
+def rate(game: FinishedGame, ratings: Mapping[str, Rating]) -> dict[str, Rating]:
+    """Every seated player's rating after `game`, from `ratings` before it."""
+    players = [seat.player for seat in game.seats]
+    assert all(players) and len(set(players)) == len(players), players
+    before = [ratings.get(str(player), Rating()) for player in players]
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    after = MODEL.rate(teams, ranks=[float(rank) for rank in game.ranks()])
+    return {
+        str(player): Rating(team[0].mu, team[0].sigma, old.games + 1)
+        for player, team, old in zip(players, after, before, strict=True)
+    }
+
+
+def replay(
+    games: Iterable[FinishedGame],
+) -> tuple[dict[str, Rating], dict[str, list[tuple[str, int, Rating]]]]:
+    """The ratings after rating these games in their order, and each player's history
+    (game key, its end, the rating after it)."""
+    ratings: dict[str, Rating] = {}
+    history: dict[str, list[tuple[str, int, Rating]]] = {}
+    for game in sorted(games, key=lambda g: g.order):
+        changed = rate(game, ratings)
+        ratings.update(changed)
+        for player, rating in changed.items():
+            history.setdefault(player, []).append((game.key, game.at, rating))
+    return ratings, history

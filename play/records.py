@@ -1,0 +1,107 @@
+"""The ratings projection: each finished game recorded once, whichever process sees it.
+
+Right after an append that ends a game, its relay (play/inbox.py) records the table's finished
+games; a process that dies before leaves the append's relay record, and the sweep relays and
+records it again. Recording is idempotent per game (record.lua). Ratings depend on the order
+of games, so each edition's rated games are folded in their order (end, key): a game that ends
+before one already rated (its process died, the sweep came later) folds the edition again.
+`rebuild` records everything again from the streams and the archive: the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from events.ratings import RATED_SINCE, RECORDED, HistoryEntry, RatingStore
+from game.editions import EDITIONS
+from game.ratings import rate, replay
+from game.records import FinishedGame, finished_games
+from play.context import Context
+
+ATTEMPTS = 50  # other games rated meanwhile: compute again on the newer ratings
+
+
+class Busy(Exception):
+    """The edition's ratings kept changing under a game's rating; the sweep comes again."""
+
+
+def record_table(ctx: Context, game_id: str) -> int:
+    """Record the table's finished games not recorded yet; how many were recorded now."""
+    return sum(record_finished(ctx.ratings, game) for game in table_games(ctx, game_id))
+
+
+def table_games(ctx: Context, game_id: str) -> list[FinishedGame]:
+    """The finished games of a table, from its stream or the archive."""
+    stored = ctx.games.read(game_id)
+    decoded = ctx.games.vocabulary.decoded
+    return finished_games(game_id, ((decoded(item), item.at) for item in stored))
+
+
+def record_finished(store: RatingStore, game: FinishedGame) -> bool:
+    """Record one finished game unless it is recorded; whether this call recorded it."""
+    edition = game.edition
+    for _ in range(ATTEMPTS):
+        if store.recorded(edition, game.key):
+            return False
+        if not game.rated:
+            outcome = store.record(game, seq=None, ratings={}, histories={})
+        else:
+            seq = store.seq(edition)  # read first: ratings read after it are those of `seq`
+            last = store.last_rated(edition)
+            if last is None or game.order > last:
+                players = [str(seat.player) for seat in game.seats]
+                after = rate(game, store.ratings(edition, players))
+                histories = {p: [HistoryEntry(game.key, game.at, r)] for p, r in after.items()}
+                outcome = store.record(game, seq=seq, ratings=after, histories=histories)
+            else:
+                ratings, history = replay([*store.rated_games(edition), game])
+                histories = {p: [HistoryEntry(*entry) for entry in h] for p, h in history.items()}
+                outcome = store.record(
+                    game, seq=seq, ratings=ratings, histories=histories, replace_all=True
+                )
+        if outcome != RATED_SINCE:
+            return outcome == RECORDED
+    raise Busy(f"the ratings of {edition} kept changing under {game.key}")
+
+
+@dataclass
+class RebuildReport:
+    """What `rebuild` found: tables read, finished games, rated games, per edition."""
+
+    tables: int = 0
+    games: dict[str, int] = field(default_factory=dict)
+    rated: dict[str, int] = field(default_factory=dict)
+
+
+def all_game_ids(ctx: Context) -> Iterator[str]:
+    """Every game, in Redis or archived (each once)."""
+    seen: set[str] = set()
+    archive = ctx.games.archive
+    sources: list[Iterable[str]] = [ctx.games.store.game_ids()]
+    if archive is not None:
+        sources.append(archive.list())
+    for source in sources:
+        for game_id in source:
+            if game_id not in seen:
+                seen.add(game_id)
+                yield game_id
+
+
+def rebuild(ctx: Context, progress: Callable[[int], None] | None = None) -> RebuildReport:
+    """Forget every edition's ratings and statistics, then record every finished game again in
+    the ratings' order (a game that ends meanwhile is recorded by its relay as usual)."""
+    report = RebuildReport()
+    for edition in EDITIONS:
+        ctx.ratings.clear(edition)
+    games: list[FinishedGame] = []
+    for game_id in all_game_ids(ctx):
+        games += table_games(ctx, game_id)
+        report.tables += 1
+        if progress is not None:
+            progress(report.tables)
+    for game in sorted(games, key=lambda g: g.order):
+        record_finished(ctx.ratings, game)
+        report.games[game.edition] = report.games.get(game.edition, 0) + 1
+        report.rated[game.edition] = report.rated.get(game.edition, 0) + game.rated
+    return report
