@@ -112,7 +112,8 @@ def test_no_page_has_a_serious_axe_violation(
         each.reload()  # the page reads the stored language when it loads
     waiting, playing = tables["waiting"]["game"]["id"], tables["playing"]["game"]["id"]
     finished = tables["finished"]["game"]["id"]
-    pages = {
+    pages = {  # the entry first: a player not seen for 30 s is dropped from the queue
+        "waiting for a game": (page, f"/#/queue/{entry}", "#queue[aria-busy='true'] #queue-waited"),
         "lobby": (page, "/#/", "#lobby [data-game]"),
         "waiting room": (page, f"/#/games/{waiting}", "#table[data-status='open']"),
         "invitation": (visitor, f"/#/join/{waiting}", "#invitation form"),
@@ -122,7 +123,6 @@ def test_no_page_has_a_serious_axe_violation(
         "replay": (page, f"/#/games/{finished}/replay/5", "#replay[data-version='5']"),
         "nothing here": (visitor, "/#/nowhere", "main h1"),
         "my games, as nobody yet": (visitor, "/#/me", "#guest"),
-        "waiting for a game": (page, f"/#/queue/{entry}", "#queue[aria-busy='true'] #queue-waited"),
     }
     found = {}
     for name, (where, path, ready) in pages.items():
