@@ -76,6 +76,7 @@ class Table:
     seeded: bool = False  # its creator chose the seed: every deal is known to them (unfair)
     abandon_after: int = ABANDON_AFTER  # turns timed out in a row that abandon a seat
     takeover_bot: str = TAKEOVER_BOT  # the bot that takes over an abandoned seat
+    spectator_chat: bool = False  # spectators (players without a seat here) may chat too
     timed_out: int | None = None  # the seat whose move is being made for it (a time-out)
     version: int = 0  # how many events the table was folded from
     started_at: int = 0  # the version of its current game's `game_started` (0: none yet)
@@ -132,6 +133,7 @@ class OpenTable:
     seeded: bool = False  # `seed` was chosen by the creator, not drawn by the server
     abandon_after: int = ABANDON_AFTER
     takeover_bot: str = TAKEOVER_BOT
+    spectator_chat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +217,7 @@ class TableOpened:
     seeded: bool = False
     abandon_after: int = ABANDON_AFTER
     takeover_bot: str = TAKEOVER_BOT
+    spectator_chat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,6 +383,7 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         command.seeded,
         command.abandon_after,
         command.takeover_bot,
+        command.spectator_chat,
     )
     events: list[Any] = [opened]
     new_table = evolve(None, opened)
@@ -519,6 +523,7 @@ def _opened(_: None, e: TableOpened) -> Table:
         seeded=e.seeded,
         abandon_after=e.abandon_after,
         takeover_bot=e.takeover_bot,
+        spectator_chat=e.spectator_chat,
     )
 
 

@@ -44,6 +44,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.feed",
     "service.blueprints.editions",
     "service.blueprints.stream",
+    "service.blueprints.chat",
     "service.blueprints.players",
 )
 

@@ -52,6 +52,7 @@ def table_json(
         "autostart": table.autostart,
         "games_played": len(table.results) + (1 if table.status == "over" else 0),
         "seeded": table.seeded,
+        "spectator_chat": table.spectator_chat,
     }
     if presence is not None:
         seats: list[dict[str, Any]] = described["seats"]

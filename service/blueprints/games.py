@@ -90,6 +90,7 @@ class Games(MethodView):
             host=host,
             abandon_after=body["abandon_after"],
             takeover_bot=body["takeover_bot"],
+            spectator_chat=body["spectator_chat"],
         )
         game_id, sent = open_table(
             context(),

@@ -96,6 +96,11 @@ class CreateGameSchema(Schema):
         validate=validate.OneOf(sorted(POLICIES)),
         metadata={"description": "the bot that plays an abandoned seat"},
     )
+    spectator_chat = StrictBoolean(
+        load_default=False,
+        metadata={"description": "spectators may read the table's chat, and players without a"
+                  " seat here post to it (by default only the seats chat)"},
+    )  # fmt: skip
 
 
 class JoinSchema(Schema):
@@ -156,6 +161,9 @@ class GameSchema(Schema):
     seeded = fields.Boolean(
         required=True,
         metadata={"description": "its creator chose the seed and so knows every deal: unfair"},
+    )
+    spectator_chat = fields.Boolean(
+        required=True, metadata={"description": "spectators may read and post to the chat"}
     )
 
 

@@ -68,6 +68,13 @@ TABLE_SLUGS = {
     "game-not-in-play": "only a game in play can be left to a bot",
 }
 
+# A table's chat (docs/chat.md).
+CHAT_SLUGS = {
+    "chat-seats-only": "only the seats of this table chat (it does not let spectators in)",
+    "chat-archived": "the game was archived: its chat is read-only",
+    "mute-self": "a seat can't mute itself",
+}
+
 # The rules refusing a command (also in `code`).
 RULE_SLUGS = {
     "not-your-turn": "another seat must act",
@@ -98,4 +105,4 @@ RULE_SLUGS = {
     "look-invalid": "the Cardinal looks at one of the two chosen players",
 }
 
-PROBLEM_SLUGS = MappingProxyType({**REQUEST_SLUGS, **TABLE_SLUGS, **RULE_SLUGS})
+PROBLEM_SLUGS = MappingProxyType({**REQUEST_SLUGS, **TABLE_SLUGS, **CHAT_SLUGS, **RULE_SLUGS})

@@ -61,7 +61,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
     "seat_taken_over": (1, ("seat", "bot", "reason")),
     "sycophant_marked": (1, ("seat", "target")),
     "table_opened": (
-        3,
+        4,
         (
             "edition",
             "bots",
@@ -73,6 +73,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
             "seeded",
             "abandon_after",
             "takeover_bot",
+            "spectator_chat",
         ),
     ),
     "token_gained": (1, ("seat", "reason")),
@@ -264,3 +265,14 @@ def test_stored_v1_seats_and_v2_tables_read_as_today() -> None:
          "autostart": True, "seeded": False}
     )  # fmt: skip
     assert (table.abandon_after, table.takeover_bot) == (3, "heuristic")
+    assert table.spectator_chat is False
+
+
+def test_v3_tables_keep_spectators_out_of_chat() -> None:
+    """A table opened before chat existed lets only its seats chat."""
+    table = VOCABULARY.decode(
+        {"type": "table_opened", "v": 3, "edition": "classic", "bots": [None, "random"],
+         "seed": "s", "first_player": None, "turn_seconds": None, "on_timeout": "bot",
+         "autostart": True, "seeded": False, "abandon_after": 5, "takeover_bot": "random"}
+    )  # fmt: skip
+    assert (table.abandon_after, table.spectator_chat) == (5, False)
