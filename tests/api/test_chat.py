@@ -5,22 +5,33 @@ seat's token reads and posts nothing; spectators only where the table lets them.
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 from unicodedata import normalize
 
 import pytest
 import requests
+from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from events.audit import verify_lines
+from events.chat import ChatMessage
 from events.connection import RedisClient
 from events.players import PlayerStore
 from events.redis_server import free_port
+from play.archive import archive_finished
 from play.chat import PRESETS, TEXT_MAX
+from service.auth import token_hash
+from service.cli import main
+from service.deps import services
 from service.serve import Child, gunicorn_command
 from tests.api.conftest import api_env, wait_healthy
-from tests.api.players import two_humans
+from tests.api.players import new_game, two_humans
+from tests.api.test_fair_deals import finish
 from tests.redis_keys import delete_namespace, delete_queue, new_namespace
 from tests.sse import EventStream, Message
 
@@ -341,3 +352,86 @@ def test_any_body_is_posted_whole_or_refused_with_nothing_posted(unlimited_api: 
     check()
     assert messages(unlimited_api, game, tokens[1]) == seen
     assert version(unlimited_api, game) == start
+
+
+def test_the_chat_is_archived_exported_and_brought_back_with_its_game(
+    make_app: Callable[..., Flask],
+    redis_client: RedisClient,
+    namespace: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    folder = tmp_path / "archive"
+    app = make_app({"LOVELETTER_ARCHIVE_DIR": str(folder), "LOVELETTER_AUDITOR_TOKEN": "audit"})
+    client = app.test_client()
+    ctx = services(app).context
+    game, players = new_game(client, "classic", ["human", "human"])
+    ann, bob = (bearer(player.token) for player in players)
+    assert (
+        client.post(f"/games/{game}/chat", json={"preset": "good_luck"}, headers=ann).status_code
+        == 201
+    )
+    assert client.put(f"/games/{game}/chat/mutes/0", headers=bob).status_code == 204
+    finish(players)
+    said = client.post(f"/games/{game}/chat", json={"preset": "good_game"}, headers=bob)
+    assert said.status_code == 201
+    readers = {"ann": ann, "bob": bob, "auditor": {"Authorization": "Bearer audit"}}
+    before = {who: client.get(f"/games/{game}/chat", headers=h).json for who, h in readers.items()}
+    assert [m["preset"] for m in before["bob"]["messages"]] == ["good_game"]  # ann muted
+    assert before["auditor"]["messages"][0]["player"] is None  # seat tokens: no player
+
+    # A message posted while the game is being archived keeps it in Redis until the next run.
+    archive = ctx.games.archive
+    assert archive is not None
+    put = archive.put
+
+    def put_while_posting(game_id: str, lines: Any) -> None:
+        monkeypatch.setattr(archive, "put", put)
+        ctx.games.chat.post(game_id, ChatMessage("", 1, None, "bob", "thanks"))
+        put(game_id, lines)
+
+    monkeypatch.setattr(archive, "put", put_while_posting)
+    assert archive_finished(ctx, now=time.time() + 1, older_than=0).kept["changed"] == 1
+    assert ctx.games.store.exists(game)
+    assert archive_finished(ctx, now=time.time() + 1, older_than=0).archived == 1
+    assert not list(redis_client.scan_iter(match=f"{namespace}:{{{game}}}:*"))
+
+    after = {who: client.get(f"/games/{game}/chat", headers=h).json for who, h in readers.items()}
+    for who in before:
+        assert after[who]["messages"][: len(before[who]["messages"])] == before[who]["messages"]
+    assert [m["preset"] for m in after["ann"]["messages"]] == ["good_luck", "good_game", "thanks"]
+    assert [m["preset"] for m in after["bob"]["messages"]] == ["good_game", "thanks"]  # still muted
+    refused = client.post(f"/games/{game}/chat", json={"preset": "wow"}, headers=ann)
+    assert refused.status_code == 409 and refused.json["type"].endswith("/chat-archived")
+    assert client.put(f"/games/{game}/chat/mutes/1", headers=ann).status_code == 409
+
+    for name, value in {"REDIS_URL": app.config["REDIS_URL"], "LOVELETTER_NAMESPACE": namespace,
+                        "LOVELETTER_ARCHIVE_DIR": str(folder)}.items():  # fmt: skip
+        monkeypatch.setenv(name, value)
+    exported = tmp_path / "chat.jsonl"
+    assert main(["export", "--chat", game, "-o", str(exported)]) == 0
+    lines = exported.read_text().splitlines()
+    assert [json.loads(line).get("preset") for line in lines[:3]] == [
+        "good_luck",
+        "good_game",
+        "thanks",
+    ]
+    assert json.loads(lines[3]) == {
+        "holder": f"token:{token_hash(players[1].token or '')}",
+        "muted": ["0"],
+    }
+    events = tmp_path / "game.jsonl"
+    assert main(["export", game, "-o", str(events)]) == 0
+    assert verify_lines(events.read_text().splitlines()).ok  # no chat among the events
+
+    # Playing again brings the chat back into Redis with the events; it goes on from there.
+    again = client.post(f"/games/{game}/rematch", headers=ann)
+    assert again.status_code == 200, again.json
+    again_said = client.post(f"/games/{game}/chat", json={"preset": "rematch"}, headers=bob)
+    assert again_said.status_code == 201
+    back = client.get(f"/games/{game}/chat", headers=bob).json["messages"]
+    assert [m["preset"] for m in back] == ["good_game", "thanks", "rematch"]
+    assert back[:2] == after["bob"]["messages"]
+    folder_export = tmp_path / "all"
+    assert main(["export", "--all", str(folder_export)]) == 0
+    assert (folder_export / f"{game}@chat.jsonl").read_text().splitlines()[:3] == lines[:3]
