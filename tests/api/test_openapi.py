@@ -92,6 +92,11 @@ OPERATIONS = {
     ("delete", "/players/me/webhook"): ("deletePlayerWebhook", "player"),
     ("post", "/players/me/stream-tickets"): ("createInboxTicket", "player"),
     ("get", "/players/me/stream"): ("streamInbox", "player"),
+    ("get", "/games/{game_id}/chat"): ("getChat", "anyone"),
+    ("post", "/games/{game_id}/chat"): ("postChat", "seat-or-player"),
+    ("get", "/games/{game_id}/chat/mutes"): ("getChatMutes", "seat-or-player"),
+    ("put", "/games/{game_id}/chat/mutes/{target}"): ("muteChat", "seat-or-player"),
+    ("delete", "/games/{game_id}/chat/mutes/{target}"): ("unmuteChat", "seat-or-player"),
 }
 SEAT, PLAYER = {"seatToken": []}, {"playerToken": []}
 SECURITY = {
@@ -100,6 +105,8 @@ SECURITY = {
     "required": [SEAT],
     "player": [PLAYER],
     "player-optional": [{}, PLAYER],
+    "seat-or-player": [SEAT, PLAYER],  # a seat's, or a player's without a seat (a spectator)
+    "anyone": [{}, SEAT, PLAYER],
 }
 
 
@@ -162,7 +169,7 @@ def test_request_bodies_and_main_answers_have_examples_that_fit_their_schemas() 
                 assert "example" in content, (key, status)
                 check(document, content["schema"], content["example"])
                 answers += 1
-    assert (bodies, answers) == (7, 21)
+    assert (bodies, answers) == (8, 24)
 
 
 def test_commands_and_events_are_tagged_unions() -> None:
