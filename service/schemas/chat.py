@@ -13,6 +13,7 @@ from play.chat import PRESETS, TEXT_MAX, TEXT_RULE, text_problem
 from service.schemas.base import Schema
 
 MESSAGE_ID = f"^{ENTRY_ID.pattern}$"
+CHAT_TEXT_FORMAT = "chat-text"  # the OpenAPI format of a message's text (see TEXT_RULE)
 
 
 class ChatText(fields.String):
@@ -21,7 +22,7 @@ class ChatText(fields.String):
     def __init__(self, **options: Any) -> None:
         super().__init__(
             validate=validate.Length(min=1, max=TEXT_MAX),
-            metadata={"description": f"free text: {TEXT_RULE}", "format": "chat-text"},
+            metadata={"description": f"free text: {TEXT_RULE}", "format": CHAT_TEXT_FORMAT},
             **options,
         )
 
