@@ -1,7 +1,8 @@
 """The archive: where finished games go when they leave Redis, in the export format of
 events/audit.py (JSON lines: version, event, meta), one compressed document per game.
 
-`Archive` is all the store needs (put, get, exists, list, and the game's idempotency keys), so
+`Archive` is all the store needs (put, get, exists, list, the game's idempotency keys and its
+chat, kept apart from its events: events/chat.py), so
 object storage can stand in for the folder of `DirectoryArchive`. An archived game is read-only
 there: appending to it again (a rematch, a webhook) first writes its events and keys back into
 Redis (events/games.py).
@@ -24,6 +25,7 @@ from events.store import GAME_ID
 
 SUFFIX = ".jsonl.gz"
 KEYS_SUFFIX = ".keys.json"
+CHAT_SUFFIX = "@chat.jsonl.gz"  # no game id has an @
 GAMES_CACHED = 64  # archived games whose lines each process keeps (a read decompresses once)
 
 # An idempotency key as archived: its key within the game (`idem:<scope>:<key>`), what Redis
@@ -45,6 +47,13 @@ class Archive(Protocol):
 
     def get_keys(self, game_id: str) -> ArchivedKeys:
         """The game's archived idempotency keys (none: empty)."""
+
+    def put_chat(self, game_id: str, lines: Iterable[str]) -> None:
+        """Store (or replace) the game's chat (export lines of events/chat.py); durable once
+        this returns."""
+
+    def get_chat(self, game_id: str) -> list[str]:
+        """The game's archived chat lines (none: empty)."""
 
     def exists(self, game_id: str) -> bool:
         """Whether the game is archived."""
@@ -119,6 +128,25 @@ class DirectoryArchive:
             return {}
         return {name: (str(value), float(expires)) for name, (value, expires) in document.items()}
 
+    def put_chat(self, game_id: str, lines: Iterable[str]) -> None:
+        """Write the game's chat beside its lines, compressed, durably."""
+
+        def write(raw: IO[bytes]) -> None:
+            with gzip.GzipFile(fileobj=raw, mode="wb") as packed:
+                for line in lines:
+                    packed.write(line.encode() + b"\n")
+
+        _write_durably(self.path(game_id).with_name(game_id + CHAT_SUFFIX), write)
+
+    def get_chat(self, game_id: str) -> list[str]:
+        """The game's archived chat lines."""
+        try:
+            with gzip.open(self.path(game_id).with_name(game_id + CHAT_SUFFIX), "rt",
+                           encoding="utf-8") as lines:  # fmt: skip
+                return [line.rstrip("\n") for line in lines if line.strip()]
+        except FileNotFoundError:
+            return []
+
     def _keys_path(self, game_id: str) -> Path:
         path = self.path(game_id)
         return path.with_name(game_id + KEYS_SUFFIX)
@@ -130,7 +158,8 @@ class DirectoryArchive:
     def list(self) -> Iterator[str]:
         """Every archived game's id."""
         for path in self.folder.glob(f"??/*{SUFFIX}"):
-            yield path.name[: -len(SUFFIX)]
+            if not path.name.endswith(CHAT_SUFFIX):
+                yield path.name[: -len(SUFFIX)]
 
 
 def _write_durably(target: Path, write: Callable[[IO[bytes]], object]) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from events.archive import Archive
 from events.audit import export_line, stored_from_line
+from events.chat import ChatMessage, ChatStore, chat_order, read_lines
 from events.connection import RedisClient
 from events.index import GameIndex, GameSummary
 from events.index import RebuildReport as IndexReport
@@ -99,6 +100,7 @@ class GameRepository:
         self.archive = archive
         self.vocabulary = vocabulary
         self.snapshot_every = snapshot_every
+        self.chat = ChatStore(store.redis, namespace=store.namespace)
         self._state = schema_for(Table)()
         self._listed = ListedLines()
 
@@ -154,6 +156,30 @@ class GameRepository:
         if kept is None or kept[1] <= time.time():
             return None
         return parse_remembered(kept[0])
+
+    def chat_messages(
+        self, game_id: str, after: str = "0-0", count: int = 100
+    ) -> list[ChatMessage]:
+        """The game's chat messages after the id `after`, from Redis or, once the game left
+        it, from the archive."""
+        if self.archive is None or self.store.exists(game_id):
+            return self.chat.read(game_id, after, count)
+        messages, _ = read_lines(self.archive.get_chat(game_id))
+        return [message for message in messages if chat_order(message.id) > chat_order(after)][
+            :count
+        ]
+
+    def chat_lines(self, game_id: str) -> list[str]:
+        """The game's chat as export lines (events/chat.py), from Redis or the archive."""
+        if self.archive is None or self.store.exists(game_id):
+            return self.chat.export(game_id)[0]
+        return self.archive.get_chat(game_id)
+
+    def chat_mutes(self, game_id: str) -> dict[str, frozenset[str]]:
+        """What each reader muted at this game (from the archive once the game left Redis)."""
+        if self.archive is None or self.store.exists(game_id):
+            return self.chat.mutes(game_id)
+        return read_lines(self.archive.get_chat(game_id))[1]
 
     def version(self, game_id: str) -> int:
         """The game's version (0: no such game)."""
@@ -223,6 +249,7 @@ class GameRepository:
             if archived and self.store.restore(game_id, archived):
                 assert self.archive is not None
                 self.store.restore_keys(game_id, self.archive.get_keys(game_id))
+                self.chat.restore(game_id, self.archive.get_chat(game_id))
                 result = append()
         if not result.ok:
             return Appended(result)
@@ -258,8 +285,11 @@ class GameRepository:
         if last_recorded_at(stored) >= ended_before:
             return "recent"
         self.archive.put_keys(game_id, self.store.idempotency_keys(game_id))
+        chat, chat_head = self.chat.export(game_id)
+        if chat:
+            self.archive.put_chat(game_id, chat)
         self.archive.put(game_id, (export_line(item) for item in stored))
-        if not self.store.drop(game_id, stored[-1].version):
+        if not self.store.drop(game_id, stored[-1].version, chat_head):
             return "changed"
         if self.index is not None:
             self.index.remove(game_id)

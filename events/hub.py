@@ -6,7 +6,9 @@ published message reaches every node). A waiter (a long poll, a stream of server
 opens a Watch on its game and waits on it: it holds no Redis connection, and under gevent no
 thread either. The hub hands each watch the events of its game's appends. When the listener's
 connection drops, appends may go unheard, so once it has subscribed again every watch is told
-to read its stream instead (`Watch.take` says so).
+to read its stream instead (`Watch.take` says so). Chat messages are announced on a channel of
+their own (events/chat.py): a watch is only told that its game's chat has news (`Watch.chatted`),
+apart from its appends, and reads the chat itself.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 import orjson
 from marshmallow import ValidationError
 
+from events.chat import chat_channel
 from events.connection import RedisClient
 from events.players import InboxEntry, inbox_channel
 from events.store import StoredEvent, appends_channel
@@ -51,6 +54,7 @@ class Watch:
         self.closed = False  # the hub is closing: stop waiting
         self._heard: deque[Append] = deque()
         self._missed = False  # appends may have gone unheard: read the stream
+        self.chatted = False  # the game's chat may have news (set by the hub, cleared by readers)
         self._news = threading.Event()
         self._lock = threading.Lock()
 
@@ -81,7 +85,20 @@ class Watch:
         """Appends may have gone unheard (the hub calls this)."""
         with self._lock:
             self._missed = True
+            self.chatted = True
         self._news.set()
+
+    def hear_chat(self) -> None:
+        """A message was posted to the game's chat (the hub calls this)."""
+        with self._lock:
+            self.chatted = True
+        self._news.set()
+
+    def take_chat(self) -> bool:
+        """Whether the chat may have news since the last call."""
+        with self._lock:
+            chatted, self.chatted = self.chatted, False
+        return chatted
 
     def close(self) -> None:
         """The hub is closing: wake the waiter for good."""
@@ -102,6 +119,7 @@ class AppendHub:
         self.client = client
         self.channel = appends_channel(namespace)
         self.inbox_channel = inbox_channel(namespace)  # players' inbox entries (events/relay.lua)
+        self.chat_channel = chat_channel(namespace)  # games' chat messages (events/chat.lua)
         self.vocabulary = vocabulary
         self.subscribed = threading.Event()  # set while the listener is subscribed
         self._watches: dict[str, set[Watch]] = {}
@@ -158,18 +176,22 @@ class AppendHub:
             pubsub: Any = None
             try:
                 self._pubsub = pubsub = self.client.pubsub()
-                pubsub.subscribe(self.channel, self.inbox_channel)
+                pubsub.subscribe(self.channel, self.inbox_channel, self.chat_channel)
                 while not self._closed:
                     message = pubsub.get_message(timeout=LISTEN_SECONDS)
                     if message is None:
                         continue
                     if message["type"] == "subscribe":
-                        if message["data"] == 2:  # both channels
+                        if message["data"] == 3:  # every channel
                             self._subscribed()
                             pause = FIRST_PAUSE_SECONDS
                     elif message["type"] == "message":
-                        if message["channel"] in (self.inbox_channel, self.inbox_channel.encode()):
+                        channel = message["channel"]
+                        channel = channel.decode() if isinstance(channel, bytes) else channel
+                        if channel == self.inbox_channel:
                             self._deliver_inbox(message["data"])
+                        elif channel == self.chat_channel:
+                            self._deliver_chat(message["data"])
                         else:
                             self._deliver(message["data"])
             except Exception as error:  # a lost Redis, or a bug: listen again after a pause
@@ -217,6 +239,14 @@ class AppendHub:
         entry = InboxEntry(entry_id.decode(), orjson.loads(body))
         for watch in watches:
             watch.hear([entry])  # type: ignore[list-item]
+
+    def _deliver_chat(self, data: bytes) -> None:
+        """Tell the watches of a game (`game\nmessage id`) that its chat has news."""
+        game, _, _ = data.partition(b"\n")
+        with self._lock:
+            watches = list(self._watches.get(game.decode(), ()))
+        for watch in watches:
+            watch.hear_chat()
 
     def _deliver(self, data: bytes) -> None:
         """Hand one published append (`game\\nfirst version\\ntime\\nevent\\n...`) to its

@@ -23,6 +23,7 @@ from events.store import iso_time, to_json
 
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 RELAY_SCRIPT = files("events").joinpath("relay.lua").read_text(encoding="utf-8")
+TELL_SCRIPT = files("events").joinpath("tell.lua").read_text(encoding="utf-8")
 ENTRY_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
 
 
@@ -86,6 +87,7 @@ class PlayerStore:
         self.namespace = namespace
         self.inbox_length = inbox_length
         self._relay = redis_client.register_script(RELAY_SCRIPT)
+        self._tell = redis_client.register_script(TELL_SCRIPT)
 
     def key(self, player_id: str, suffix: str) -> str:
         """`{ns}:{p:<id>}:suffix`: one player, one cluster slot."""
@@ -186,6 +188,12 @@ class PlayerStore:
         ]
         written, hook = self._relay(keys=keys, args=args)
         return int(written), bool(int(hook))
+
+    def tell(self, player_id: str, entries: Sequence[dict[str, Any]]) -> int:
+        """Add entries no append made (chat) to the player's inbox, and publish them."""
+        args: list[str | int] = [self.inbox_length, inbox_channel(self.namespace), player_id]
+        args += [to_json(entry) for entry in entries]
+        return int(self._tell(keys=[self.key(player_id, "inbox")], args=args))
 
     def inbox_head(self, player_id: str) -> str | None:
         """The id of the player's newest inbox entry (None: empty)."""

@@ -289,12 +289,13 @@ class EventStore:
             found = self.redis.scan_iter(match=prefix + "*", count=1000)
         return sorted({as_text(key) for key in found if as_text(key).startswith(prefix)})
 
-    def drop(self, game_id: str, version: int) -> bool:
-        """Delete every key of the game, if its stream is still at `version` (True when done)."""
-        stream = self.stream_key(game_id)
-        others = [key for key in self.keys_of(game_id) if key != stream]
-        keys = [stream, self.due.key(game_id), *others]
-        return bool(self._drop(keys=keys, args=[version, game_id]))
+    def drop(self, game_id: str, version: int, chat_head: str = "0-0") -> bool:
+        """Delete every key of the game, if its stream is still at `version` and its chat at
+        the message `chat_head` ("0-0": none) (True when done)."""
+        stream, chat = self.stream_key(game_id), game_key(self.namespace, game_id, "chat")
+        others = [key for key in self.keys_of(game_id) if key not in (stream, chat)]
+        keys = [stream, self.due.key(game_id), chat, *others]
+        return bool(self._drop(keys=keys, args=[version, game_id, chat_head]))
 
     def restore(self, game_id: str, stored: Sequence[StoredEvent]) -> int:
         """Write archived events back into the game's stream if it has none; its length."""

@@ -101,8 +101,9 @@ def _table_opened_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _table_opened_v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
-    """v4 says whether the table is ranked; earlier tables were not (read: unranked)."""
-    return {**data, "ranked": False}
+    """v4 says whether the table is ranked and whether spectators may chat; v3 tables were
+    neither (read: unranked, only the seats chat)."""
+    return {**data, "ranked": False, "spectator_chat": False}
 
 
 def _seat_taken_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:

@@ -76,6 +76,7 @@ class Table:
     seeded: bool = False  # its creator chose the seed: every deal is known to them (unfair)
     abandon_after: int = ABANDON_AFTER  # turns timed out in a row that abandon a seat
     takeover_bot: str = TAKEOVER_BOT  # the bot that takes over an abandoned seat
+    spectator_chat: bool = False  # spectators (players without a seat here) may chat too
     timed_out: int | None = None  # the seat whose move is being made for it (a time-out)
     ranked: bool = False  # its games move its players' ratings (see docs/ratings.md)
     version: int = 0  # how many events the table was folded from
@@ -135,6 +136,7 @@ class OpenTable:
     takeover_bot: str = TAKEOVER_BOT
     ranked: bool = False  # its games are rated: people only, dealt from the server's secrets
     seated: tuple[TakeSeat, ...] = ()  # more players seated at once (a quick-play match)
+    spectator_chat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +221,7 @@ class TableOpened:
     abandon_after: int = ABANDON_AFTER
     takeover_bot: str = TAKEOVER_BOT
     ranked: bool = False
+    spectator_chat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +392,7 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         command.abandon_after,
         command.takeover_bot,
         command.ranked,
+        command.spectator_chat,
     )
     events: list[Any] = [opened]
     new_table = evolve(None, opened)
@@ -532,6 +536,7 @@ def _opened(_: None, e: TableOpened) -> Table:
         abandon_after=e.abandon_after,
         takeover_bot=e.takeover_bot,
         ranked=e.ranked,
+        spectator_chat=e.spectator_chat,
     )
 
 

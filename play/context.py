@@ -98,6 +98,7 @@ class Context:
             GameIndex(client, namespace=namespace, statuses=STATUSES),
             archive=DirectoryArchive(settings.archive_dir) if settings.archive_dir else None,
         )
+        games.chat.length = settings.chat_length
         queue = Queue(settings.queue, connection=queue_client or client)  # type: ignore[arg-type]
         return cls(games, HeadCache(games), queue, settings)
 

@@ -17,11 +17,14 @@ from play.context import Context
 class Follower:
     """The events of one game after `after`, batch by batch; `after` moves past each batch."""
 
-    def __init__(self, store: EventStore, watch: Watch, after: int, limit: int | None) -> None:
+    def __init__(
+        self, store: EventStore, watch: Watch, after: int, limit: int | None, chat: bool = False
+    ) -> None:
         self.store = store
         self.watch = watch
         self.after = after
         self.limit = limit  # the most events one batch holds (None: no limit)
+        self.chat = chat  # news of the chat ends a wait too (the caller reads the chat)
         self._read = True  # the stream must be read: what came before the watch began
 
     def caught_up(self) -> None:
@@ -40,7 +43,7 @@ class Follower:
         while True:
             heard, missed = self.watch.take()
             events = self._news(heard, read=missed or self._read)
-            if events or self.closed:
+            if events or self.closed or (self.chat and self.watch.chatted):
                 return events
             left = deadline - time.monotonic()
             if left <= 0:
@@ -71,10 +74,13 @@ class Follower:
 
 
 @contextmanager
-def follow(ctx: Context, game_id: str, after: int, limit: int | None = None) -> Iterator[Follower]:
-    """Follow a game's events after version `after` for as long as the block runs."""
+def follow(
+    ctx: Context, game_id: str, after: int, limit: int | None = None, chat: bool = False
+) -> Iterator[Follower]:
+    """Follow a game's events after version `after` for as long as the block runs (with
+    `chat`, a wait also ends when the game's chat has news)."""
     with ctx.hub.watch(game_id) as watch:
-        yield Follower(ctx.games.store, watch, after, limit)
+        yield Follower(ctx.games.store, watch, after, limit, chat)
 
 
 def entry_order(entry_id: str) -> tuple[int, int]:

@@ -30,7 +30,9 @@ log = logging.getLogger(__name__)
 
 RELAY_GRACE_SECONDS = 3.0  # how long a relay may take before the sweep makes it
 DELIVER_PLAYER_WEBHOOK = "workers.jobs.deliver_player_webhook"
-INBOX_TYPES = ("your_turn", "game_started", "game_over", "seat_taken_over", "matched")
+# What an inbox entry can be (`chat`: written by play/chat.py, `matched`: by the quick-play
+# matcher, not by an append).
+INBOX_TYPES = ("your_turn", "game_started", "game_over", "seat_taken_over", "matched", "chat")
 
 
 def notices(game_id: str, first: int, events: Sequence[Any], after: Table) -> dict[str, Notice]:

@@ -11,6 +11,8 @@
 | `LOVELETTER_RATE_LIMIT_ADDRESS` | `600/minute` | requests per client address to a limited call |
 | `LOVELETTER_RATE_LIMIT_SEAT` | `120/minute` | requests per seat to a limited call |
 | `LOVELETTER_RATE_LIMIT_READS` | `1200/minute` | views, feeds, replays, streams per address |
+| `LOVELETTER_CHAT_RATE` | `5/10s` | chat messages per poster (a seat, or a spectating player) |
+| `LOVELETTER_CHAT_LENGTH` | `1000` | messages a game's chat keeps (about: trimmed by Redis) |
 | `LOVELETTER_WAITERS_PER_ADDRESS` | `100` | open streams and long polls per address (`off`) |
 | `LOVELETTER_MAX_BODY_BYTES` | `16384` | largest accepted request body (413 above) |
 | `LOVELETTER_AUDITOR_TOKEN` | unset | bearer token of the auditor (no auditor when unset) |
@@ -79,6 +81,8 @@ class Settings:
     rate_limit_address: Limit | None = Limit(600, 60)
     rate_limit_seat: Limit | None = Limit(120, 60)
     rate_limit_reads: Limit | None = Limit(1200, 60)  # per address, a bucket of their own
+    chat_rate: Limit | None = Limit(5, 10)  # chat messages per poster
+    chat_length: int = 1000
     waiters_per_address: int | None = 100  # open streams and long polls (None: no cap)
     max_body_bytes: int = 16 * 1024
     auditor_token: str | None = None
@@ -132,6 +136,8 @@ class Settings:
             rate_limit_address=_limit(get("RATE_LIMIT_ADDRESS"), default.rate_limit_address),
             rate_limit_seat=_limit(get("RATE_LIMIT_SEAT"), default.rate_limit_seat),
             rate_limit_reads=_limit(get("RATE_LIMIT_READS"), default.rate_limit_reads),
+            chat_rate=_limit(get("CHAT_RATE"), default.chat_rate),
+            chat_length=_positive(get("CHAT_LENGTH"), default.chat_length),
             waiters_per_address=_cap(get("WAITERS_PER_ADDRESS"), default.waiters_per_address),
             max_body_bytes=_positive(get("MAX_BODY_BYTES"), default.max_body_bytes),
             auditor_token=get("AUDITOR_TOKEN") or None,

@@ -14,7 +14,9 @@ from apispec import BasePlugin
 from flask_smorest import Api
 
 F = TypeVar("F", bound=Callable[..., Any])
-Token = Literal["required", "optional", "player", "player-optional", "none"]
+Token = Literal[
+    "required", "optional", "player", "player-optional", "seat-or-player", "anyone", "none"
+]
 
 SEAT_TOKEN = "seatToken"
 PLAYER_TOKEN = "playerToken"
@@ -23,6 +25,8 @@ SECURITY: dict[str, list[dict[str, list[str]]]] = {
     "optional": [{}, {SEAT_TOKEN: []}],  # {}: anonymous (a spectator) is fine too
     "player": [{PLAYER_TOKEN: []}],
     "player-optional": [{}, {PLAYER_TOKEN: []}],  # a player's seat, or a seat token alone
+    "seat-or-player": [{SEAT_TOKEN: []}, {PLAYER_TOKEN: []}],  # a seat's, or any player's
+    "anyone": [{}, {SEAT_TOKEN: []}, {PLAYER_TOKEN: []}],
     "none": [],
 }
 PLAYER_SCHEME = {

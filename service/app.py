@@ -44,6 +44,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.feed",
     "service.blueprints.editions",
     "service.blueprints.stream",
+    "service.blueprints.chat",
     "service.blueprints.players",
     "service.blueprints.queue",
 )
@@ -174,6 +175,7 @@ GAME_ID_SCHEMA = {"type": "string", "pattern": f"^{GAME_ID.pattern}$"}
 TURN_READY = "TurnReady"
 
 
+from service.schemas.chat import PostChatSchema  # noqa: E402
 from service.schemas.players import InboxEntrySchema  # noqa: E402
 
 
@@ -187,6 +189,12 @@ def document(api: Api) -> None:
         api.spec.components.schema(name, component=schema)
     api.spec.components.schema(TURN_READY, schema=TurnReadySchema)
     api.spec.components.schema("InboxEntry", schema=InboxEntrySchema)
+    # A chat message is a preset or a text, not both: what the schema's own check says.
+    api.spec.components.schema("PostChat", schema=PostChatSchema)
+    api.spec.components.schemas["PostChat"]["oneOf"] = [
+        {"required": ["preset"]},
+        {"required": ["text"]},
+    ]
 
 
 class GameIdConverter(BaseConverter):

@@ -143,6 +143,16 @@ class RateLimiter:
         if asks:
             self._ask(asks)
 
+    def check_one(self, bucket: str, scope: str, identity: str, limit: Limit | None) -> None:
+        """Count the request against `limit` for one identity of its own (e.g. a chat's
+        poster); raise the 429 ApiError when it is over."""
+        if limit is None:
+            return
+        key = f"{self.prefix}{bucket}:{scope}:{identity}"
+        size = self._spend(key, scope, limit)
+        if size is not None:
+            self._ask([Ask(key, scope, limit, size)])
+
     def hold(self, address: str | None) -> Place | None:
         """A waiter's place among its address's (None: no cap); a 429 problem when the
         address holds as many as it may."""

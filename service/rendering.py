@@ -53,6 +53,7 @@ def table_json(
         "games_played": len(table.results) + (1 if table.status == "over" else 0),
         "seeded": table.seeded,
         "ranked": table.ranked,
+        "spectator_chat": table.spectator_chat,
     }
     if presence is not None:
         seats: list[dict[str, Any]] = described["seats"]

@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from game.editions import EDITIONS
+from play.chat import PRESETS
 from service.blueprints.web import WEB_DIR
 from service.schemas.games import SEAT_KINDS
 from service.schemas.problems import PROBLEM_SLUGS
@@ -54,6 +55,7 @@ FAMILIES = {
     "problem.": documented_slugs,
     "edition.": lambda: set(EDITIONS),
     "bot.": lambda: {kind for kind in SEAT_KINDS if kind != "human"},
+    "preset.": lambda: set(PRESETS),
 }
 
 

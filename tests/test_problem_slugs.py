@@ -2,8 +2,9 @@
 the OpenAPI document and, by tests/test_catalogues.py, in every catalogue of the web client).
 
 The slugs are read from the code itself: the first argument of `IllegalCommand`, the second of
-`ApiError` and `problem_response`, the codes of `_WRONG_DECISION`, the `<card>-required` code of
-every card the Countess rule forces, and werkzeug's HTTP errors (`service.errors.HTTP_SLUGS`).
+`ApiError`, `ChatRefused` and `problem_response`, the codes of `_WRONG_DECISION`, the
+`<card>-required` code of every card the Countess rule forces, and werkzeug's HTTP errors
+(`service.errors.HTTP_SLUGS`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from service.schemas.problems import PROBLEM_SLUGS
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("game", "events", "play", "service", "workers")
-SLUG_ARGUMENT = {"IllegalCommand": 0, "ApiError": 1, "problem_response": 1}
+SLUG_ARGUMENT = {"IllegalCommand": 0, "ApiError": 1, "problem_response": 1, "ChatRefused": 1}
 
 
 def raised_slugs() -> tuple[set[str], list[str]]:
@@ -68,8 +69,8 @@ def test_slugs_made_at_run_time_are_only_the_known_ones() -> None:
     _, made = raised_slugs()
     places = sorted(place.rsplit(":", 1)[0] for place in made)
     assert places == sorted(
-        ["game/decide.py", "game/decide.py", "service/errors.py", "service/errors.py",
-         "service/errors.py"]
+        ["game/decide.py", "game/decide.py", "service/blueprints/chat.py", "service/errors.py",
+         "service/errors.py", "service/errors.py"]
     ), made  # fmt: skip
 
 

@@ -91,6 +91,7 @@ class Games(MethodView):
             abandon_after=body["abandon_after"],
             takeover_bot=body["takeover_bot"],
             ranked=body["ranked"],
+            spectator_chat=body["spectator_chat"],
         )
         game_id, sent = open_table(
             context(),

@@ -5,6 +5,10 @@ as the game that event belongs to allows, judged again whenever the table change
 or left, a game begun or ended). A stream whose reader may read no more (its token left its
 seat, or a new game began under the auditor's eyes) closes. A waiting stream holds no thread
 (gevent) and no Redis connection: this process's append hub wakes it (see events/hub.py).
+
+Readers of the table's chat also get its messages, as SSE events of type `chat` with no `id:`,
+so they never move the Last-Event-ID a client resumes the game's events with: chat resumes from
+`chat_after` (a message id), or from when the stream opened (docs/chat.md).
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ from events.games import LoadedGame
 from game.audiences import Reader, audience_at, seat_held
 from game.events import GameEnded, GameStarted
 from game.table import Table
+from play import chat
+from play.chat import Chatter
 from play.context import Context
-from play.follow import follow
+from play.follow import Follower, follow
 from service import sse
 from service.apidoc import operation, problems
 from service.auth import bearer, reader, request_player, request_seat_key, require_seat, seat_of
@@ -51,11 +57,12 @@ SSE_EVENT = {  # one event of the stream
     "type": "object",
     "properties": {
         "id": {"type": "string", "description": "the event's version (game events only)"},
-        "event": {"type": "string", "enum": ["message", "end"]},
+        "event": {"type": "string", "enum": ["message", "chat", "end"]},
         "data": {
             "type": "string",
-            "description": "JSON: a game event as the feed shows it (`message`), or the final"
-            " version and status (`end`)",
+            "description": "JSON: a game event as the feed shows it (`message`), a chat"
+            " message as getChat shows it (`chat`: no `id`), or the final version and status"
+            " (`end`)",
         },
     },
     "required": ["data"],
@@ -63,8 +70,9 @@ SSE_EVENT = {  # one event of the stream
 STREAM_RESPONSES = {
     "200": {
         "description": "Server-sent events: each game event as `id: <version>` and `data:`"
-        " the event as the feed shows it; a `: heartbeat` comment when quiet; once the game is"
-        " over, an `end` event, and the stream closes",
+        " the event as the feed shows it; for readers of the chat, each message as `event:"
+        " chat` (no `id`); a `: heartbeat` comment when quiet; once the game is over, an `end`"
+        " event, and the stream closes",
         "content": {sse.CONTENT_TYPE: {"schema": SSE_EVENT}},
     },
     "204": {"description": "The game is over and nothing follows: an EventSource stops here"},
@@ -105,7 +113,8 @@ class Stream(MethodView):
             return Response(status=204)
         encode: Callable[[Any], str] = current_app.json.dumps
         place = limiter().hold(request.remote_addr)
-        events = stream_events(ctx, game_id, loaded, who, after, encode, place)
+        talk = chat_of(ctx, game_id, table, who, query.get("chat_after"))
+        events = stream_events(ctx, game_id, loaded, who, after, encode, place, talk)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         response = Response(events, mimetype=sse.CONTENT_TYPE, headers=headers)
         response.headers["Vary"] = "Authorization"
@@ -161,6 +170,52 @@ def ticket_reader(ctx: Context, game_id: str, ticket: str, table: Table) -> Read
     return Reader(holder, player=player)
 
 
+class ChatFollower:
+    """The chat messages one stream's reader gets: those after `after` (a message id), without
+    those of the posters it muted; a seat reads them while it holds its seat."""
+
+    def __init__(
+        self, ctx: Context, game_id: str, who: Reader, chatter: Chatter, after: str
+    ) -> None:
+        self.ctx, self.game_id, self.who, self.chatter = ctx, game_id, who, chatter
+        self.after = after
+
+    def news(self, follower: Follower, table: Table) -> list[dict[str, Any]] | None:
+        """The messages after `after` if the chat has news ([]: none); None when the reader
+        may read no more (its seat was left)."""
+        if not follower.watch.take_chat():
+            return []
+        if self.chatter.seat is not None:
+            now = _table_now(self.ctx, self.game_id, table.version)
+            if seat_held(now, self.who.token_hash, self.who.player) != self.chatter.seat:
+                return None
+        games = self.ctx.games
+        messages = games.chat.read(self.game_id, self.after, BATCH)
+        if len(messages) == BATCH:  # more behind: read on next time
+            follower.watch.hear_chat()
+        if not messages:
+            return []
+        self.after = messages[-1].id
+        muted: frozenset[str] = frozenset()
+        if self.chatter.holder is not None:
+            muted = games.chat.mutes(self.game_id).get(self.chatter.holder, frozenset())
+        return [chat.shown(message) for message in chat.shown_to(messages, muted)]
+
+
+def chat_of(
+    ctx: Context, game_id: str, table: Table, who: Reader, after: str | None
+) -> ChatFollower | None:
+    """What a stream's reader gets of the chat (None: nothing, e.g. a spectator where only the
+    seats chat, or the auditor, who reads it with getChat); from `after`, else from now."""
+    if who.auditor:
+        return None
+    seat = seat_held(table, who.token_hash, who.player)
+    chatter = chat.chatter(table, seat, who.player)
+    if seat is None and (not table.spectator_chat or who.token_hash is not None):
+        return None
+    return ChatFollower(ctx, game_id, who, chatter, after or ctx.games.chat.head(game_id))
+
+
 def _table_now(ctx: Context, game_id: str, version: int) -> Table:
     """The table as it is now, at `version` at least (what audiences are judged on)."""
     loaded = ctx.heads.load(game_id)
@@ -189,11 +244,12 @@ def stream_events(
     after: int,
     encode: Callable[[Any], str],
     place: Place | None = None,
+    talk: ChatFollower | None = None,
 ) -> Iterator[bytes]:
     """The stream's body: events after `after` as they are appended, heartbeats while quiet,
     and an `end` event once the game is over and every event was sent. It ends early when the
     process stops, the stream has lasted LOVELETTER_STREAM_SECONDS (clients resume), or its
-    reader may read no more."""
+    reader may read no more. With `talk`, the chat's messages too, as `chat` events."""
     settings, vocabulary = ctx.settings, ctx.games.vocabulary
     closes_at = time.monotonic() + settings.stream_seconds
     table = loaded.table
@@ -201,7 +257,9 @@ def stream_events(
     over = table.status == "over"
     head = loaded.version
     yield sse.retry(RETRY_MILLISECONDS)
-    with follow(ctx, game_id, after, BATCH) as follower:
+    with follow(ctx, game_id, after, BATCH, chat=talk is not None) as follower:
+        if talk is not None and talk.after != ctx.games.chat.head(game_id):
+            follower.watch.hear_chat()  # messages after `chat_after` came before the watch
         while True:
             if over and follower.after >= head:
                 yield sse.message(encode({"version": head, "status": "over"}), event="end")
@@ -214,8 +272,14 @@ def stream_events(
             events = follower.next(min(settings.stream_heartbeat_seconds, left))
             if follower.closed:
                 return
+            said = None if talk is None else talk.news(follower, table)
+            if said is None and talk is not None:  # its seat was left: it reads no more
+                return
+            if said:
+                yield b"".join(sse.message(encode(item), event="chat") for item in said)
             if not events:
-                yield sse.comment("heartbeat")
+                if not said:
+                    yield sse.comment("heartbeat")
                 continue
             decoded = [vocabulary.decoded(item) for item in events]
             for item, event in zip(events, decoded, strict=True):

@@ -36,12 +36,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         summary="write a game's stream as JSON lines",
         description="Write a game's events, with the commands that made them, as JSON lines"
         f" (one per version), for `loveletter verify` or an archive. {WHERE}",
-        examples=("loveletter export GAME > game.jsonl", "loveletter export --all games/"),
+        examples=(
+            "loveletter export GAME > game.jsonl",
+            "loveletter export --chat GAME > game.chat.jsonl",
+            "loveletter export --all games/",
+        ),
     )
     which = export.add_mutually_exclusive_group(required=True)
     which.add_argument("game", nargs="?", help="the game's id")
     which.add_argument("--all", type=Path, metavar="DIR", help="every game, each to DIR/<id>.jsonl")
     export.add_argument("-o", "--out", type=Path, help="file to write (default: stdout)")
+    export.add_argument(
+        "--chat",
+        action="store_true",
+        help="the game's chat instead (JSON lines: each message, then each reader's mutes);"
+        " --all writes it beside each game's events as DIR/<id>@chat.jsonl",
+    )
     export.set_defaults(func=run_export)
     verify = add_command(
         subparsers,
@@ -91,7 +101,8 @@ def run_export(args: argparse.Namespace) -> int:
     if not games.exists(args.game):
         print(f"no game {args.game!r}", file=sys.stderr)
         return 1
-    lines = "".join(line + "\n" for line in export_lines(games, args.game))
+    exported = games.chat_lines(args.game) if args.chat else export_lines(games, args.game)
+    lines = "".join(line + "\n" for line in exported)
     if args.out:
         args.out.write_text(lines, encoding="utf-8")
     else:
@@ -107,6 +118,10 @@ def export_all(games: GameRepository, folder: Path) -> int:
         for game_id in game_ids:
             lines = "".join(line + "\n" for line in export_lines(games, game_id))
             (folder / f"{game_id}.jsonl").write_text(lines, encoding="utf-8")
+            chat = games.chat_lines(game_id)
+            if chat:  # a name no game's can be: ids have no @
+                chat_file = folder / f"{game_id}@chat.jsonl"
+                chat_file.write_text("".join(line + "\n" for line in chat), encoding="utf-8")
             advance()
     print(f"exported {len(game_ids)} game(s) to {folder}")
     return 0

@@ -101,6 +101,11 @@ class CreateGameSchema(Schema):
         metadata={"description": "its games move the players' ratings (GET /leaderboards):"
                   " every seat `human`, no `seed` (else 422 `bad-setting`)"},
     )  # fmt: skip
+    spectator_chat = StrictBoolean(
+        load_default=False,
+        metadata={"description": "spectators may read the table's chat, and players without a"
+                  " seat here post to it (by default only the seats chat)"},
+    )  # fmt: skip
 
 
 class JoinSchema(Schema):
@@ -164,6 +169,9 @@ class GameSchema(Schema):
     )
     ranked = fields.Boolean(
         required=True, metadata={"description": "its games move the players' ratings"}
+    )
+    spectator_chat = fields.Boolean(
+        required=True, metadata={"description": "spectators may read and post to the chat"}
     )
 
 

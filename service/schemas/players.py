@@ -162,7 +162,11 @@ class InboxEntrySchema(Schema):
     version = fields.Integer(required=True, metadata={"description": "the game's version"})
     seat = fields.Integer(required=True, metadata={"description": "my seat at that game"})
     appended_at_ms = fields.Integer(
-        required=True, metadata={"description": "when the game's append was made (Unix ms)"}
+        required=True,
+        metadata={
+            "description": "when the game's append was made (Unix ms); chat: when the"
+            " message was posted (the game's version did not move)"
+        },
     )
     edition = fields.String(metadata={"description": "game_started, matched"})
     entry = fields.String(metadata={"description": "matched: the quick-play entry"})
@@ -174,3 +178,10 @@ class InboxEntrySchema(Schema):
         validate=validate.OneOf(["abandoned", "timed-out"]),
         metadata={"description": "seat_taken_over"},
     )
+    message = fields.String(metadata={"description": "chat: the message's id"})
+    from_seat = fields.Integer(
+        allow_none=True, metadata={"description": "chat: the poster's seat (null: a spectator)"}
+    )
+    name = fields.String(metadata={"description": "chat: the poster's name"})
+    preset = fields.String(metadata={"description": "chat: a preset phrase's code"})
+    text = fields.String(metadata={"description": "chat: free text"})

@@ -72,6 +72,13 @@ TABLE_SLUGS = {
     "player-required": "a ranked table's seats are taken by players (a player's bearer)",
 }
 
+# A table's chat (docs/chat.md).
+CHAT_SLUGS = {
+    "chat-seats-only": "only the seats of this table chat (it does not let spectators in)",
+    "chat-archived": "the game was archived: its chat is read-only",
+    "mute-self": "a seat can't mute itself",
+}
+
 # The rules refusing a command (also in `code`).
 RULE_SLUGS = {
     "not-your-turn": "another seat must act",
@@ -102,4 +109,4 @@ RULE_SLUGS = {
     "look-invalid": "the Cardinal looks at one of the two chosen players",
 }
 
-PROBLEM_SLUGS = MappingProxyType({**REQUEST_SLUGS, **TABLE_SLUGS, **RULE_SLUGS})
+PROBLEM_SLUGS = MappingProxyType({**REQUEST_SLUGS, **TABLE_SLUGS, **CHAT_SLUGS, **RULE_SLUGS})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from events.players import ENTRY_ID
 from service.schemas.base import Schema
 
 TICKET_PATTERN = "^[A-Za-z0-9_-]{1,100}$"
@@ -16,6 +17,13 @@ class StreamQuerySchema(Schema):
         load_default=0,
         validate=validate.Range(min=0),
         metadata={"description": "send the events after this version (Last-Event-ID wins)"},
+    )
+    chat_after = fields.String(
+        validate=validate.Regexp(f"^{ENTRY_ID.pattern}$"),
+        metadata={
+            "description": "readers of the chat: send its messages after this message id"
+            " (`0-0`: all of them); by default those posted from when the stream opens"
+        },
     )
     ticket = fields.String(
         validate=validate.Regexp(TICKET_PATTERN),

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
+from service.schemas.chat import CHAT_TEXT_FORMAT
 from service.schemas.games import NAME_FORMAT
 
 from . import probe
@@ -24,6 +25,14 @@ NAMES = st.text(
     st.characters(categories=("L", "M", "N")) | st.sampled_from(" .-_"), min_size=1, max_size=30
 ).filter(lambda name: name.strip(" ") == name)
 schemathesis.openapi.format(NAME_FORMAT, NAMES)
+# A chat message's text as the document describes it: one line of printable characters of any
+# script, no `<` or `>`, no space at either end.
+CHAT_TEXTS = st.text(
+    st.characters(categories=("L", "M", "N", "P", "S", "Zs"), exclude_characters="<>"),
+    min_size=1,
+    max_size=60,
+).filter(lambda text: text.strip() == text and bool(text))
+schemathesis.openapi.format(CHAT_TEXT_FORMAT, CHAT_TEXTS)
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
@@ -49,9 +58,10 @@ def test_every_operation_conforms(make_app: Callable[..., Flask], mode: Generati
 
         excluded = [positive_data_acceptance]
         if mode is not POSITIVE and (operation.method.upper(), operation.path) in NAME_ONLY:
-            # Schemathesis can't negate the custom `player-name` format (it has no checker for
-            # it), so a "violating" name it makes may be a valid one; the refusals of bad names
-            # are tested in tests/api/test_players.py.
+            # Schemathesis can't negate the custom `player-name` and `chat-text` formats (it has
+            # no checker for them), so a "violating" value it makes may be a valid one; the
+            # refusals of bad names and texts are tested in tests/api/test_players.py and
+            # tests/api/test_chat.py.
             excluded.append(negative_data_rejection)
 
         @given(case=operation.as_strategy(generation_mode=mode))
@@ -70,7 +80,7 @@ def test_every_operation_conforms(make_app: Callable[..., Flask], mode: Generati
 
 
 POSITIVE = GenerationMode.POSITIVE
-NAME_ONLY = {("POST", "/players")}  # operations whose only input is a name
+NAME_ONLY = {("POST", "/players"), ("POST", "/games/{game_id}/chat")}  # custom formats
 VALIDATION_PROBLEMS = ("validation-error", "malformed-json", "bad-if-match")
 
 

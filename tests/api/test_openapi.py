@@ -95,6 +95,11 @@ OPERATIONS = {
     ("post", "/queue"): ("enterQueue", "player"),
     ("get", "/queue/{entry_id}"): ("getQueueEntry", "player"),
     ("delete", "/queue/{entry_id}"): ("cancelQueueEntry", "player"),
+    ("get", "/games/{game_id}/chat"): ("getChat", "anyone"),
+    ("post", "/games/{game_id}/chat"): ("postChat", "seat-or-player"),
+    ("get", "/games/{game_id}/chat/mutes"): ("getChatMutes", "seat-or-player"),
+    ("put", "/games/{game_id}/chat/mutes/{target}"): ("muteChat", "seat-or-player"),
+    ("delete", "/games/{game_id}/chat/mutes/{target}"): ("unmuteChat", "seat-or-player"),
 }
 SEAT, PLAYER = {"seatToken": []}, {"playerToken": []}
 SECURITY = {
@@ -103,6 +108,8 @@ SECURITY = {
     "required": [SEAT],
     "player": [PLAYER],
     "player-optional": [{}, PLAYER],
+    "seat-or-player": [SEAT, PLAYER],  # a seat's, or a player's without a seat (a spectator)
+    "anyone": [{}, SEAT, PLAYER],
 }
 
 

@@ -23,3 +23,15 @@ def test_the_folder_archive_keeps_ids_inside_it(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         archive.path("../etc")
     assert not list((tmp_path / "archive").rglob("*.part"))
+
+
+def test_a_games_chat_is_archived_beside_it_and_is_no_game(tmp_path: Path) -> None:
+    """The chat's file can't be taken for a game's, even one whose id ends like it."""
+    archive = DirectoryArchive(tmp_path / "archive")
+    archive.put("g", ['{"version":1}'])
+    archive.put("g.chat", ['{"version":1}'])
+    assert archive.get_chat("g") == []
+    archive.put_chat("g", ['{"id":"1-0"}', '{"holder":"p","muted":["1"]}'])
+    assert archive.get_chat("g") == ['{"id":"1-0"}', '{"holder":"p","muted":["1"]}']
+    assert archive.get("g.chat") == ['{"version":1}']
+    assert sorted(archive.list()) == ["g", "g.chat"]

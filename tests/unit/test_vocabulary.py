@@ -74,6 +74,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
             "abandon_after",
             "takeover_bot",
             "ranked",
+            "spectator_chat",
         ),
     ),
     "token_gained": (1, ("seat", "reason")),
@@ -278,3 +279,14 @@ def test_stored_v3_tables_read_as_unranked() -> None:
     opened = OpenTable("classic", (None, None), "s", ranked=True)
     stored = VOCABULARY.encode(decide(None, opened)[0])
     assert stored["v"] == 4 and VOCABULARY.decode(stored).ranked is True
+    assert table.spectator_chat is False
+
+
+def test_v3_tables_keep_spectators_out_of_chat() -> None:
+    """A table opened before chat existed lets only its seats chat."""
+    table = VOCABULARY.decode(
+        {"type": "table_opened", "v": 3, "edition": "classic", "bots": [None, "random"],
+         "seed": "s", "first_player": None, "turn_seconds": None, "on_timeout": "bot",
+         "autostart": True, "seeded": False, "abandon_after": 5, "takeover_bot": "random"}
+    )  # fmt: skip
+    assert (table.abandon_after, table.spectator_chat) == (5, False)

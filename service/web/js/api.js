@@ -92,6 +92,10 @@ export const api = {
   join: (id, name, token) => call("POST", `${game(id)}/seats`, { body: { name }, token }),
   leave: (id, seat, token) => call("DELETE", `${game(id)}/seats/${seat}`, { token }),
   rematch: (id, token) => call("POST", `${game(id)}/rematch`, { token }),
+  chat: (id, token, after = "0-0") => call("GET", `${game(id)}/chat?${new URLSearchParams({ after, limit: 500 })}`, { token }),
+  postChat: (id, token, body) => call("POST", `${game(id)}/chat`, { token, body }),
+  mutes: (id, token) => call("GET", `${game(id)}/chat/mutes`, { token }),
+  mute: (id, token, target, on) => call(on ? "PUT" : "DELETE", `${game(id)}/chat/mutes/${encodeURIComponent(target)}`, { token }),
   command: (id, token, version, key, body) =>
     call("POST", `${game(id)}/commands`, {
       token,

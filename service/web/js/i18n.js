@@ -161,3 +161,8 @@ export function formatRelative(milliseconds, now = Date.now()) {
 export function formatDateTime(milliseconds) {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(milliseconds));
 }
+
+/** The time of day of an instant (Unix ms), short: "10:02 AM", "10:02". */
+export function formatTime(milliseconds) {
+  return new Intl.DateTimeFormat(language, { timeStyle: "short" }).format(new Date(milliseconds));
+}

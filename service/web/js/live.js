@@ -9,9 +9,10 @@ const MAX_PAUSE_MS = 5000;
 /**
  * Call `onEvents(events)` with every event after version `after`, as they happen, until the
  * returned function is called. `onTrouble(error)` hears of failures (it retries by itself),
- * and `onTrouble(null)` of the recovery.
+ * and `onTrouble(null)` of the recovery. With `onChat`, each chat message the stream carries
+ * (`chat` events: no id, so they never move the version it resumes from) after `chatAfter()`.
  */
-export function follow(gameId, { token, after, onEvents, onTrouble }) {
+export function follow(gameId, { token, after, onEvents, onTrouble, onChat, chatAfter }) {
   let version = after;
   let source = null;
   let stopped = false;
@@ -48,6 +49,7 @@ export function follow(gameId, { token, after, onEvents, onTrouble }) {
       const view = await api.game(gameId, token);
       if (view.game.status === "over") return stop();
       const query = new URLSearchParams({ after: version });
+      if (onChat && chatAfter) query.set("chat_after", chatAfter());
       if (token) query.set("ticket", (await api.streamTicket(gameId, token)).ticket);
       if (stopped) return;
       source = new EventSource(`/games/${encodeURIComponent(gameId)}/stream?${query}`);
@@ -62,6 +64,7 @@ export function follow(gameId, { token, after, onEvents, onTrouble }) {
     };
     source.onmessage = (message) => deliver([JSON.parse(message.data)]);
     source.addEventListener("end", stop);
+    if (onChat) source.addEventListener("chat", (message) => onChat(JSON.parse(message.data)));
     source.onerror = () => {
       // An open stream that drops is reconnected by the browser itself; one it gave up on
       // (an expired ticket, the game's end) is opened anew here.

@@ -10,6 +10,7 @@ import { formatDuration, t } from "./i18n.js";
 import { composer } from "./moves.js";
 import { roundsPanel } from "./rounds.js";
 import { abandonControl } from "./abandon.js";
+import { chatPanel } from "./chat.js";
 import { playerToken } from "./player.js";
 import { notePresence, presenceMark } from "./presence.js";
 import { forget, seatAt } from "./seats.js";
@@ -71,10 +72,14 @@ export async function showTable(root, gameId) {
   const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
   const log = h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": t("log.label") });
   const rounds = h("div");
+  // A spectator with a player's token chats as that player, where the table lets spectators in.
+  const chatToken = token ?? (data.game.spectator_chat ? playerToken() : null);
+  const chat = chatPanel(gameId, { token: chatToken, you, game: data.game });
   const page = h("div", { class: "table-page", id: "table" },
     h("div", { class: "stack" }, header, you !== null ? moves : null, notice, over, waiting, boardArea),
     h("div", { class: "side" },
       h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log.title")), log, announcer),
+      chat?.element,
       rounds,
       reference(data.game.edition)));
   replace(root, page);
@@ -253,6 +258,8 @@ export async function showTable(root, gameId) {
     stop = follow(gameId, {
       token,
       after: data.game.version, // the view's: events read after it may be newer than the view
+      onChat: chat?.hear,
+      chatAfter: chat?.lastId,
       onEvents: (news) => {
         const last = events.length ? events.at(-1).version : 0;
         events.push(...news.filter((event) => event.version > last));
@@ -276,6 +283,7 @@ export async function showTable(root, gameId) {
   const presenceTimer = setInterval(() => root.isConnected && refresh(), PRESENCE_MS); // quiet tables too
   return () => {
     clearInterval(presenceTimer);
+    chat?.stop();
     stop();
   };
 }
