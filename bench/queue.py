@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import http.client
 import json
 import os
 import random
@@ -305,7 +306,7 @@ def run_queue_bench(
             crowd.pool.shutdown(wait=True)
             ran_seconds = time.monotonic() - begin
             checked = check(ctx, wishes)
-            ratings = end_games(ctx, bases[0], wishes, checked.pop("seated"))
+            ratings = end_games(ctx, bases, wishes, checked.pop("seated"))
     finally:
         queue.delete(delete_jobs=True)
         delete_namespace(redis, namespace)
@@ -408,26 +409,30 @@ def check(ctx: Context, wishes: list[Wish]) -> dict[str, Any]:
 
 
 def end_games(
-    ctx: Context, base: str, wishes: list[Wish], seated: dict[str, dict[int, int]]
+    ctx: Context, bases: list[str], wishes: list[Wish], seated: dict[str, dict[int, int]]
 ) -> dict[str, Any]:
     """Every matched player leaves its game to the bots, so every game ends (the ranked ones
     rated, by whichever worker or process sees the end first); then each player's rating is
     checked: one update per rated game of theirs."""
     started = time.monotonic()
 
-    def leave(item: tuple[str, dict[int, int]]) -> int:
-        game, seats = item
-        client = JsonClient(base)
+    def leave(item: tuple[int, tuple[str, dict[int, int]]]) -> int:
+        number, (game, seats) = item
+        client = JsonClient(bases[number % len(bases)])
         failed = 0
         for seat, index in seats.items():
             auth = {"Authorization": f"Bearer {wishes[index].token}"}
-            status, _ = client.post(f"/games/{game}/seats/{seat}/abandon", None, auth)
+            try:
+                status, _ = client.post(f"/games/{game}/seats/{seat}/abandon", None, auth)
+            except (OSError, http.client.HTTPException):  # counted: the check says what followed
+                client.close()
+                status = 0
             failed += status not in (200, 409)
         client.close()
         return failed
 
     with ThreadPoolExecutor(SETUP_THREADS) as pool:
-        failed = sum(pool.map(leave, seated.items()))
+        failed = sum(pool.map(leave, enumerate(seated.items())))
     ranked = {game for game in seated if getattr(ctx.games.load(game).table, "ranked", False)}
     deadline = time.monotonic() + 120
     records: list[Any] = []
