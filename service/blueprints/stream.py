@@ -179,6 +179,7 @@ class ChatFollower:
     ) -> None:
         self.ctx, self.game_id, self.who, self.chatter = ctx, game_id, who, chatter
         self.after = after
+        self.asked = after != "now"  # the client named where to start: read from there at once
 
     def news(self, follower: Follower, table: Table) -> list[dict[str, Any]] | None:
         """The messages after `after` if the chat has news ([]: none); None when the reader
@@ -213,7 +214,7 @@ def chat_of(
     chatter = chat.chatter(table, seat, who.player)
     if seat is None and (not table.spectator_chat or who.token_hash is not None):
         return None
-    return ChatFollower(ctx, game_id, who, chatter, after or ctx.games.chat.head(game_id))
+    return ChatFollower(ctx, game_id, who, chatter, after or "now")
 
 
 def _table_now(ctx: Context, game_id: str, version: int) -> Table:
@@ -258,8 +259,10 @@ def stream_events(
     head = loaded.version
     yield sse.retry(RETRY_MILLISECONDS)
     with follow(ctx, game_id, after, BATCH, chat=talk is not None) as follower:
-        if talk is not None and talk.after != ctx.games.chat.head(game_id):
+        if talk is not None and talk.asked:
             follower.watch.hear_chat()  # messages after `chat_after` came before the watch
+        elif talk is not None:  # from now: read once the watch hears what comes next
+            talk.after = ctx.games.chat.head(game_id)
         while True:
             if over and follower.after >= head:
                 yield sse.message(encode({"version": head, "status": "over"}), event="end")
