@@ -45,6 +45,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.editions",
     "service.blueprints.stream",
     "service.blueprints.players",
+    "service.blueprints.ratings",
 )
 
 API_TITLE = "Love Letter"

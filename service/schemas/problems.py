@@ -40,6 +40,8 @@ REQUEST_SLUGS = {
     "webhook-url-refused": "a webhook address that is not allowed",
     "invalid-token": "a bearer JWT that fails its checks (signature, exp, iss, aud, sub)",
     "transfer-code-not-found": "a transfer code unknown, spent or expired",
+    "player-not-found": "no such player",
+    "edition-not-found": "no such edition",
 }
 
 # The table around a game: seats, settings, starting and playing again.
