@@ -5,6 +5,8 @@
 //   #/me                     my games (as this browser's player), live from the inbox
 //   #/games/<game>           the table (as your seat if this browser holds one, else watching)
 //   #/games/<game>/replay[/<version>]
+//   #/leaderboards[/<edition>[/<page>]]   an edition's leaderboard
+//   #/players/<id>           a player's record and rating history
 
 import { says } from "./api.js";
 import { loadCatalog } from "./cards.js";
@@ -12,6 +14,7 @@ import { h, replace } from "./dom.js";
 import { currentLanguage, DEFAULT_LANGUAGE, LANGUAGES, preferredLanguage, t, useLanguage } from "./i18n.js";
 import { showInvitation, showLobby } from "./lobby.js";
 import { showMyGames } from "./mygames.js";
+import { showLeaderboard, showPlayerRecord } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
@@ -21,6 +24,8 @@ const ROUTES = [
   [/^#\/me$/, (root) => showMyGames(root)],
   [/^#\/games\/([^/]+)$/, (root, id) => showTable(root, id)],
   [/^#\/games\/([^/]+)\/replay(?:\/(\d+))?$/, (root, id, version) => showReplay(root, id, version)],
+  [/^#\/leaderboards(?:\/([^/]+)(?:\/(\d+))?)?$/, (root, edition, page) => showLeaderboard(root, edition || undefined, page)],
+  [/^#\/players\/([^/]+)$/, (root, id) => showPlayerRecord(root, id)],
 ];
 
 let leaving = null; // stops the current page's live updates or timers
