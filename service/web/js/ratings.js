@@ -109,8 +109,6 @@ function chart(entry) {
     svg("line", { x1: pad, x2: width - pad, y1: y(25), y2: y(25), class: "axis" }),
     svg("path", { d: line, class: "mu" }),
     ...points.map((p, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(p.mu).toFixed(1), r: 2.5, class: "mu" },
-      svg("title", {}, `${formatDateTime(Date.parse(p.at))}: ${decimal(p.mu)}`))),
-    svg("text", { x: 2, y: y(high) + 10, class: "tick" }, formatNumber(high)),
-    svg("text", { x: 2, y: y(low), class: "tick" }, formatNumber(low)));
+      svg("title", {}, `${formatDateTime(Date.parse(p.at))}: ${decimal(p.mu)}`))));
   return h("figure", { class: "chart" }, figure, h("figcaption", { class: "muted small" }, label));
 }
