@@ -19,6 +19,37 @@ from service.schemas.ratings import LeaderboardQuerySchema, LeaderboardSchema, P
 
 blp = Blueprint("ratings", __name__, description="Ratings, leaderboards and players' records")
 
+RATING_EXAMPLE = {"mu": 29.2, "sigma": 6.1, "score": 10.9, "games": 7}
+LEADERBOARD_EXAMPLE = {
+    "edition": "2019",
+    "min_games": 5,
+    "players": [{"rank": 1, "player": "g-3hK9xQ", "name": "ann", "rating": RATING_EXAMPLE}],
+}
+PLAYER_EXAMPLE = {
+    "id": "g-3hK9xQ",
+    "name": "ann",
+    "games": 9,
+    "wins": 5,
+    "abandons": 1,
+    "editions": [
+        {
+            "edition": "2019",
+            "rating": RATING_EXAMPLE,
+            "history": [
+                {"game": "9f2c4e1a7b3d5f60#1", "at": "2026-01-05T10:02:11.408Z", "mu": 27.1,
+                 "sigma": 8.0},
+            ],
+            "games": 9,
+            "wins": 5,
+            "win_rate": 0.5555555555555556,
+            "abandons": 1,
+            "rounds_showdown": 6,
+            "rounds_elimination": 11,
+            "most_played": {"card": "guard", "times": 23},
+        }
+    ],
+}  # fmt: skip
+
 
 def rating_json(rating: Rating) -> dict[str, Any]:
     """A rating as RatingSchema describes it."""
@@ -32,7 +63,7 @@ class Leaderboard(MethodView):
 
     @rate_limited(READS)
     @blp.arguments(LeaderboardQuerySchema(), location="query")
-    @blp.response(200, LeaderboardSchema)
+    @blp.response(200, LeaderboardSchema, example=LEADERBOARD_EXAMPLE)
     @operation("getLeaderboard")
     @problems(404)
     def get(self, query: dict[str, Any], edition: str) -> dict[str, Any]:
@@ -58,7 +89,7 @@ class PlayerRecord(MethodView):
     """A player's public record."""
 
     @rate_limited(READS)
-    @blp.response(200, PlayerRecordSchema)
+    @blp.response(200, PlayerRecordSchema, example=PLAYER_EXAMPLE)
     @operation("getPlayer")
     @problems(404)
     def get(self, player_id: str) -> dict[str, Any]:
