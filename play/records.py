@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 
 from events.ratings import RATED_SINCE, RECORDED, HistoryEntry, RatingStore
 from game.editions import EDITIONS
-from game.ratings import rate, replay
+from game.ratings import Rating, rate, replay
 from game.records import FinishedGame, finished_games
 from play.context import Context
 
 ATTEMPTS = 50  # other games rated meanwhile: compute again on the newer ratings
+BOARD_PAGE = 200  # leaderboard lines read at a time (players below the minimum are skipped)
 
 
 class Busy(Exception):
@@ -105,3 +106,61 @@ def rebuild(ctx: Context, progress: Callable[[int], None] | None = None) -> Rebu
         report.games[game.edition] = report.games.get(game.edition, 0) + 1
         report.rated[game.edition] = report.rated.get(game.edition, 0) + game.rated
     return report
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line of a leaderboard."""
+
+    rank: int
+    player: str
+    name: str | None
+    rating: Rating
+
+
+def leaderboard(
+    ctx: Context, edition: str, *, limit: int, offset: int, min_games: int
+) -> list[Standing]:
+    """The edition's players with at least `min_games` rated games, by mu - 3 sigma (best
+    first), from the `offset`-th such player on."""
+    store, found, eligible, start = ctx.ratings, list[Standing](), 0, 0
+    while len(found) < limit:
+        page = store.board(edition, start, BOARD_PAGE)
+        if not page:
+            break
+        start += len(page)
+        ratings = store.ratings(edition, [player for player, _ in page])
+        for player, _ in page:
+            rating = ratings.get(player)
+            if rating is None or rating.games < min_games:
+                continue
+            eligible += 1
+            if eligible > offset and len(found) < limit:
+                known = ctx.players.get(player)
+                name = None if known is None else known.name
+                found.append(Standing(eligible, player, name, rating))
+    return found
+
+
+@dataclass(frozen=True)
+class EditionRecord:
+    """A player's rating, its history and statistics in one edition."""
+
+    edition: str
+    rating: Rating | None
+    history: list[HistoryEntry]
+    statistics: dict[str, int]
+
+
+def player_record(ctx: Context, player: str) -> list[EditionRecord]:
+    """The player's records in every edition where they finished a game."""
+    records = []
+    for edition in EDITIONS:
+        statistics = ctx.ratings.statistics(edition, player)
+        if not statistics:
+            continue
+        rating = ctx.ratings.ratings(edition, [player]).get(player)
+        records.append(
+            EditionRecord(edition, rating, ctx.ratings.history(edition, player), statistics)
+        )
+    return records

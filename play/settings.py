@@ -34,6 +34,7 @@
 | `LOVELETTER_STREAM_SECONDS` | `3600` | an event stream closes after this long (clients resume) |
 | `LOVELETTER_STREAM_TICKET_SECONDS` | `60` | how long a stream ticket opens its seat's stream |
 | `LOVELETTER_INBOX_LENGTH` | `200` | entries a player's inbox keeps (about: trimmed by Redis) |
+| `LOVELETTER_LEADERBOARD_MIN_GAMES` | `5` | rated games a player needs to be on a leaderboard |
 | `LOVELETTER_TRANSFER_CODE_SECONDS` | `600` | how long a player's transfer code can be redeemed |
 | `LOVELETTER_JWT_SECRET` | unset | the trusted issuer's HS256 secret (players from its JWTs) |
 | `LOVELETTER_JWT_JWKS_URL` | unset | or its public key set (JWKS), by URL ... |
@@ -104,6 +105,7 @@ class Settings:
     stream_seconds: float = 3600.0
     stream_ticket_seconds: int = 60
     inbox_length: int = 200
+    leaderboard_min_games: int = 5
     transfer_code_seconds: int = 600
     quickplay_gone_seconds: float = 30.0  # a waiting player unseen this long is dropped
     jwt_secret: str | None = None
@@ -173,6 +175,9 @@ class Settings:
                 get("STREAM_TICKET_SECONDS"), default.stream_ticket_seconds
             ),
             inbox_length=_positive(get("INBOX_LENGTH"), default.inbox_length),
+            leaderboard_min_games=_positive(
+                get("LEADERBOARD_MIN_GAMES"), default.leaderboard_min_games, allow_zero=True
+            ),
             transfer_code_seconds=_positive(
                 get("TRANSFER_CODE_SECONDS"), default.transfer_code_seconds
             ),

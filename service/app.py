@@ -47,6 +47,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.chat",
     "service.blueprints.players",
     "service.blueprints.queue",
+    "service.blueprints.ratings",
 )
 
 API_TITLE = "Love Letter"

@@ -43,6 +43,8 @@ REQUEST_SLUGS = {
     "already-queued": "the player waits in the quick-play queue already (`entry` names it)",
     "queue-entry-not-found": "no such quick-play entry of this player",
     "queue-entry-matched": "the entry was matched: it can't be cancelled any more",
+    "player-not-found": "no such player",
+    "edition-not-found": "no such edition",
 }
 
 # The table around a game: seats, settings, starting and playing again.

@@ -19,6 +19,7 @@ from playwright.sync_api import Page
 
 from tests.browser.conftest import Contexts
 from tests.browser.player import GAME_SECONDS, api_view, game_id, over, version
+from tests.browser.test_ratings import rated_pair
 from tests.e2e.conftest import Served
 from tests.test_catalogues import LANGUAGES
 
@@ -95,7 +96,9 @@ def tables(server: Served) -> dict[str, Any]:
         }
         for answer in (waiting, playing, finished)
     }
-    return {"seats": seats, "waiting": waiting, "playing": playing, "finished": finished}
+    rated, _ = rated_pair(server.base, "Wen", "Xia")
+    return {"seats": seats, "waiting": waiting, "playing": playing, "finished": finished,
+            "rated": rated["id"]}  # fmt: skip
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -123,6 +126,9 @@ def test_no_page_has_a_serious_axe_violation(
         "replay": (page, f"/#/games/{finished}/replay/5", "#replay[data-version='5']"),
         "nothing here": (visitor, "/#/nowhere", "main h1"),
         "my games, as nobody yet": (visitor, "/#/me", "#guest"),
+        "leaderboard": (visitor, "/#/leaderboards/2019", "#leaderboard tbody tr"),
+        "leaderboard, nobody yet": (visitor, "/#/leaderboards/premium", "#leaderboard-empty"),
+        "a player's record": (visitor, f"/#/players/{tables['rated']}", "svg.rating-chart"),
     }
     found = {}
     for name, (where, path, ready) in pages.items():

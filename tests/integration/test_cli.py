@@ -114,3 +114,24 @@ def test_rebuild_reads_the_configured_redis(
     out, err = capsys.readouterr()
     assert f"reading games from {redis_url} (REDIS_URL)" in err
     assert "index: " in out
+
+
+def test_rebuild_recomputes_the_ratings_with_the_same_numbers(
+    reading: Context, single_client: RedisClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three ranked games and a lost ratings hash: `loveletter rebuild` writes back every
+    ratings key with the very values the live projection wrote."""
+    from game.table import AbandonSeat
+    from play.lobby import send_to_table
+    from tests.integration.test_ratings import ranked_table, snapshot
+
+    for n, players in enumerate([["ann", "bob"], ["bob", "cy"], ["cy", "ann"]]):
+        ranked_table(reading, f"cli{n}", players)
+        for seat in (n % 2, 1 - n % 2):
+            send_to_table(reading, f"cli{n}", AbandonSeat(seat), {"by": "test"})
+    live = snapshot(single_client, reading.settings.namespace)
+    assert len(live) > 5
+    single_client.delete(reading.ratings.ratings_key("2019"))  # lost, say
+    assert main(["rebuild"]) == 0
+    assert "ratings: 3 table(s) read; finished games: 2019 3 (3 rated)" in capsys.readouterr().out
+    assert snapshot(single_client, reading.settings.namespace) == live

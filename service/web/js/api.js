@@ -82,6 +82,9 @@ const game = (id) => `/games/${encodeURIComponent(id)}`;
 export const api = {
   raw,
   editions: (lang) => call("GET", `/editions?${new URLSearchParams({ lang })}`),
+  leaderboard: (edition, query) =>
+    call("GET", `/leaderboards/${encodeURIComponent(edition)}?${new URLSearchParams(query)}`),
+  playerRecord: (id) => call("GET", `/players/${encodeURIComponent(id)}`),
   lobby: (query) => call("GET", `/games?${new URLSearchParams(query)}`),
   create: (body, token) => call("POST", "/games", { body, token }), // token: a player's
   game: (id, token) => call("GET", game(id), { token }),

@@ -6,6 +6,8 @@
 //   #/queue/<entry>          waiting for a quick-play game (then its table)
 //   #/games/<game>           the table (as your seat if this browser holds one, else watching)
 //   #/games/<game>/replay[/<version>]
+//   #/leaderboards[/<edition>[/<page>]]   an edition's leaderboard
+//   #/players/<id>           a player's record and rating history
 
 import { says } from "./api.js";
 import { loadCatalog } from "./cards.js";
@@ -14,6 +16,7 @@ import { currentLanguage, DEFAULT_LANGUAGE, LANGUAGES, preferredLanguage, t, use
 import { showInvitation, showLobby } from "./lobby.js";
 import { showMyGames } from "./mygames.js";
 import { showQueue } from "./quickplay.js";
+import { showLeaderboard, showPlayerRecord } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
@@ -24,6 +27,8 @@ const ROUTES = [
   [/^#\/queue\/([^/]+)$/, (root, id) => showQueue(root, id)],
   [/^#\/games\/([^/]+)$/, (root, id) => showTable(root, id)],
   [/^#\/games\/([^/]+)\/replay(?:\/(\d+))?$/, (root, id, version) => showReplay(root, id, version)],
+  [/^#\/leaderboards(?:\/([^/]+)(?:\/(\d+))?)?$/, (root, edition, page) => showLeaderboard(root, edition || undefined, page)],
+  [/^#\/players\/([^/]+)$/, (root, id) => showPlayerRecord(root, id)],
 ];
 
 let leaving = null; // stops the current page's live updates or timers
