@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from game.bots.base import Options
 from game.bots.beliefs import Beliefs
+from game.bots.hints import HINTS, HOLD_BONUS, KEEP, NEVER, NEVER_GIVE_UP
 from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
-from game.hints import KEEP, NEVER
 from game.views import SeatView
 
 
@@ -41,7 +41,7 @@ class Judge:
         """What holding `card` is worth (mostly its rank at the showdown)."""
         if card is None:
             return 0.0
-        return KEEP * self.rank[card] / self.top + self.cards[card].hold_bonus
+        return KEEP * self.rank[card] / self.top + HOLD_BONUS.get(card, 0.0)
 
     def fresh(self) -> float:
         """What a card drawn from the unseen ones is worth on average."""
@@ -61,7 +61,7 @@ class Judge:
             rest = list(self.hand)
             rest.remove(command.card)
             kept = rest[0] if rest else None
-            return self.keep(kept) + self.cards[command.card].hint(self, command, kept)
+            return self.keep(kept) + HINTS[command.card](self, command, kept)
         if isinstance(command, FinishChancellor):
             order = 0.0
             if len(command.bottom) == 2:  # the better card deepest, drawn last
@@ -71,7 +71,7 @@ class Judge:
             card = self.hand[0] if self.hand else None
             if not command.redraw:
                 return self.keep(card)
-            if card is not None and self.cards[card].never_give_up:
+            if card in NEVER_GIVE_UP:
                 return NEVER
             return self.fresh() + 0.05  # they know my card
         return 0.0

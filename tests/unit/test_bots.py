@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from game import PlayCard, legal_commands, step, view
 from game.bots import POLICIES, Options, Policy, make_policy
 from game.bots.beliefs import Beliefs
+from game.bots.hints import HINTS, HOLD_BONUS, NEVER_GIVE_UP
 from game.bots.search import sample_world
+from game.cards import CARDS
 from game.commands import AnswerRedraw, Command
 from game.selfplay import play_game
 from game.state import GameState
@@ -251,3 +253,10 @@ def test_hand_odds_are_probabilities() -> None:
     flat_odds = Beliefs.from_view(view(state, 1), lean=False).hand_odds(0)
     assert set(lean_odds) == set(flat_odds)
     assert lean_odds["guard"] < flat_odds["guard"]  # below the Priest just played
+
+
+def test_every_card_has_a_hint() -> None:
+    """The heuristic knows what playing each card of every edition is worth."""
+    assert set(HINTS) == set(CARDS)
+    assert all(callable(hint) for hint in HINTS.values())
+    assert set(HOLD_BONUS) <= set(CARDS) and set(CARDS) >= NEVER_GIVE_UP
