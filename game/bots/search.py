@@ -18,15 +18,15 @@ import time
 from game.bots.base import Options, decision_rng
 from game.bots.beliefs import Beliefs
 from game.bots.heuristic import Judge
-from game.commands import Command
+from game.commands import Command, FinishChancellor, PlayCard
 from game.decide import step
 from game.legal import legal_commands
 from game.state import Decision, GameState, Knowledge, Phase
 from game.views import SeatView, view
 
 DEFAULT_BUDGET_MS = 120.0
-CANDIDATES = 6  # commands the heuristic ranks best are the only ones searched
-CULL_AT = (16, 40, 90)  # after this many worlds, keep the better half of the candidates
+CANDIDATES = 4  # families of commands the heuristic ranks best are the only ones searched
+CULL_AT = (12, 32, 80)  # after this many worlds, keep the better half of the candidates
 PRIOR = 0.02  # the heuristic's own pick wins near-ties
 
 
@@ -115,10 +115,24 @@ def rollout(state: GameState, me: int, before: tuple[int, ...]) -> float:
     return float(gains[me] - rivals)
 
 
+def family(command: Command) -> object:
+    """What a command chooses beyond what the heuristic can judge exactly: a card, players, a
+    card kept (not the guess a Guard or Bishop names, nor the order of cards put back)."""
+    if isinstance(command, PlayCard):
+        return (command.card, command.targets, command.look)
+    if isinstance(command, FinishChancellor):
+        return command.keep
+    return command
+
+
 def candidates(judge: Judge, legal: list[Command]) -> list[Command]:
-    """The commands worth searching, the heuristic's favourite first."""
+    """The commands worth searching, the heuristic's favourite first: the best of each family
+    (a guess's odds the beliefs give exactly; sampling them would only add noise)."""
     ranked = sorted(legal, key=judge.score, reverse=True)
-    return ranked[:CANDIDATES]
+    best: dict[object, Command] = {}
+    for command in ranked:
+        best.setdefault(family(command), command)
+    return list(best.values())[:CANDIDATES]
 
 
 class SearchPolicy:
@@ -137,14 +151,16 @@ class SearchPolicy:
         beliefs = Beliefs.from_view(view)
         judge = Judge(view, beliefs)
         alive = candidates(judge, legal)
+        favourite = alive[0]
         if len(alive) == 1 or view.you is None:
-            return alive[0]
+            return favourite
         rng = decision_rng(self.seed, view)
         totals = dict.fromkeys(alive, 0.0)
         before = tuple(seat.tokens for seat in view.seats)
-        deadline = time.perf_counter() + self.budget_ms / 1000.0
+        started = time.perf_counter()
+        deadline = started + self.budget_ms / 1000.0
         worlds = 0
-        while self._more(worlds, deadline):
+        while self._more(worlds, started, deadline):
             world = sample_world(view, beliefs, rng)
             for command in alive:
                 totals[command] += rollout(step(world, command)[1], view.you, before)
@@ -152,12 +168,15 @@ class SearchPolicy:
             if worlds in CULL_AT and len(alive) > 2:
                 alive.sort(key=lambda c: totals[c], reverse=True)
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
-        favourite = candidates(judge, legal)[0]
         return max(
             alive, key=lambda c: totals[c] / max(worlds, 1) + (PRIOR if c == favourite else 0.0)
         )
 
-    def _more(self, worlds: int, deadline: float) -> bool:
+    def _more(self, worlds: int, started: float, deadline: float) -> bool:
+        """Whether to sample another world: one more would still end before the deadline."""
         if self.iterations is not None:
             return worlds < self.iterations
-        return worlds == 0 or time.perf_counter() < deadline
+        if worlds == 0:
+            return True
+        now = time.perf_counter()
+        return now + (now - started) / worlds < deadline
