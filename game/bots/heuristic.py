@@ -6,7 +6,13 @@ from game.bots.base import Options
 from game.bots.beliefs import Beliefs
 from game.bots.hints import HINTS, HOLD_BONUS, KEEP, NEVER, NEVER_GIVE_UP
 from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
+from game.editions import EDITIONS
 from game.views import SeatView
+
+# Whether an edition has a card that foils another (the Assassin): most have none.
+_FOILS = {
+    edition.id: any(card.foils for card in edition.cards.values()) for edition in EDITIONS.values()
+}
 
 
 class Judge:
@@ -22,6 +28,8 @@ class Judge:
         self.hand = view.hand or ()
         self._odds: dict[int, dict[str, float]] = {}
         self._ranks: dict[int, dict[int, float]] = {}
+        self._foiling: dict[tuple[int, str], dict[str, float]] = {}
+        self._foils = _FOILS[self.beliefs.edition.id]
 
     def odds(self, seat: int) -> dict[str, float]:
         """The chance that `seat` holds each card (worked out once per decision)."""
@@ -29,6 +37,18 @@ class Judge:
         if odds is None:
             odds = self._odds[seat] = self.beliefs.hand_odds(seat)
         return odds
+
+    def foiling(self, seat: int, played: str) -> dict[str, float]:
+        """The chance that `seat` holds each card that foils `played` (the Assassin a Guard)."""
+        if not self._foils:
+            return {}
+        key = (seat, played)
+        found = self._foiling.get(key)
+        if found is None:
+            found = self._foiling[key] = {
+                card: p for card, p in self.odds(seat).items() if played in self.cards[card].foils
+            }
+        return found
 
     def rank_odds(self, seat: int) -> dict[int, float]:
         """The chance that `seat`'s card has each rank."""

@@ -34,8 +34,8 @@ def guard(j: Judge, play: PlayCard, _kept: str | None) -> float:
         return 0.0
     (target,) = play.targets
     odds = j.odds(target)
-    foiling = {card: p for card, p in odds.items() if play.card in j.cards[card].foils}
-    foiled = sum(foiling.values())
+    foiling = j.foiling(target, play.card)
+    foiled = sum(foiling.values()) if foiling else 0.0
     if isinstance(play.guess, int):
         right = j.rank_odds(target).get(play.guess, 0.0)
         # A foiling card of the number named is no right guess.

@@ -12,6 +12,7 @@ reads `time.perf_counter` and stops starting new worlds after `Options.budget_ms
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -30,8 +31,14 @@ CULL_AT = (12, 32, 80)  # after this many worlds, keep the better half of the ca
 PRIOR = 0.02  # the heuristic's own pick wins near-ties
 
 
-def sample_world(view: SeatView, beliefs: Beliefs, rng: random.Random) -> GameState:
-    """A full hidden state drawn at random among those consistent with `view`."""
+def sample_world(
+    view: SeatView, beliefs: Beliefs, rng: random.Random, spread: Spread | None = None
+) -> GameState:
+    """A full hidden state drawn at random among those consistent with `view`.
+
+    With `spread`, each unknown one-card hand is drawn at the point that seat's sequence gives
+    (each world as likely as without, but the worlds of one search cover the odds evenly).
+    """
     edition = beliefs.edition
     me = beliefs.you
     pool = [card for card, count in beliefs.unseen.items() for _ in range(count)]
@@ -42,6 +49,8 @@ def sample_world(view: SeatView, beliefs: Beliefs, rng: random.Random) -> GameSt
             hands.append(tuple(view.hand or ()))
         elif seat.seat in beliefs.held:
             hands.append((beliefs.held[seat.seat],))
+        elif spread is not None and seat.hand_size == 1:
+            hands.append((_draw_at(pool, beliefs, seat.seat, spread.point(seat.seat)),))
         else:
             hands.append(tuple(_draw(pool, beliefs, seat.seat, rng) for _ in range(seat.hand_size)))
     set_aside = pool.pop() if pool else None
@@ -96,6 +105,41 @@ def _draw(pool: list[str], beliefs: Beliefs, seat: int, rng: random.Random) -> s
     weights = [beliefs.lean(seat, card) for card in pool]
     index = rng.choices(range(len(pool)), weights)[0]
     return pool.pop(index)
+
+
+def _draw_at(pool: list[str], beliefs: Beliefs, seat: int, point: float) -> str:
+    """Take `seat`'s card out of the pool where `point` (in [0, 1)) falls on its odds, the
+    cards in the edition's order."""
+    counts: dict[str, int] = {}
+    for card in pool:
+        counts[card] = counts.get(card, 0) + 1
+    odds = [(card, counts[card] * beliefs.lean(seat, card)) for card in beliefs.edition.cards
+            if card in counts]  # fmt: skip
+    mark = point * sum(weight for _, weight in odds)
+    chosen = odds[-1][0]
+    for card, weight in odds:
+        if mark < weight:
+            chosen = card
+            break
+        mark -= weight
+    pool.remove(chosen)
+    return chosen
+
+
+class Spread:
+    """A low-discrepancy sequence per seat: world n of a search draws seat s's card at
+    frac(start_s + n * step_s), so the worlds cover the odds evenly, not by luck."""
+
+    STEPS = tuple((math.sqrt(prime) % 1.0) for prime in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29))
+
+    def __init__(self, rng: random.Random, seats: int) -> None:
+        self.starts = [rng.random() for _ in range(seats)]
+        self.world = 0
+
+    def point(self, seat: int) -> float:
+        """Where the current world draws `seat`'s card."""
+        step = self.STEPS[seat % len(self.STEPS)]
+        return (self.starts[seat] + self.world * step) % 1.0
 
 
 def heuristic_move(state: GameState, legal: list[Command]) -> Command:
@@ -160,8 +204,10 @@ class SearchPolicy:
         started = time.perf_counter()
         deadline = started + self.budget_ms / 1000.0
         worlds = 0
+        spread = Spread(rng, len(view.seats))
         while self._more(worlds, started, deadline):
-            world = sample_world(view, beliefs, rng)
+            spread.world = worlds
+            world = sample_world(view, beliefs, rng, spread)
             for command in alive:
                 totals[command] += rollout(step(world, command)[1], view.you, before)
             worlds += 1
