@@ -29,6 +29,7 @@ DEFAULT_BUDGET_MS = 120.0
 CANDIDATES = 4  # families of commands the heuristic ranks best are the only ones searched
 CULL_AT = (12, 32, 80)  # after this many worlds, keep the better half of the candidates
 PRIOR = 0.02  # the heuristic's own pick wins near-ties
+HOPELESS = 2.0  # a command the heuristic scores this far below its favourite is not searched
 
 
 def sample_world(
@@ -171,11 +172,15 @@ def family(command: Command) -> object:
 
 def candidates(judge: Judge, legal: list[Command]) -> list[Command]:
     """The commands worth searching, the heuristic's favourite first: the best of each family
-    (a guess's odds the beliefs give exactly; sampling them would only add noise)."""
-    ranked = sorted(legal, key=judge.score, reverse=True)
+    (a guess's odds the beliefs give exactly; sampling them would only add noise), and none
+    the heuristic scores hopeless beside the favourite (giving up the Princess)."""
+    scored = sorted(((judge.score(command), command) for command in legal),
+                    key=lambda pair: pair[0], reverse=True)  # fmt: skip
+    floor = scored[0][0] - HOPELESS
     best: dict[object, Command] = {}
-    for command in ranked:
-        best.setdefault(family(command), command)
+    for score, command in scored:
+        if score >= floor:
+            best.setdefault(family(command), command)
     return list(best.values())[:CANDIDATES]
 
 
