@@ -28,6 +28,7 @@ class Judge:
         self.hand = view.hand or ()
         self._odds: dict[int, dict[str, float]] = {}
         self._ranks: dict[int, dict[int, float]] = {}
+        self._kept: dict[str, tuple[str | None, float]] = {}
         self._foiling: dict[tuple[int, str], dict[str, float]] = {}
         self._foils = _FOILS[self.beliefs.edition.id]
 
@@ -71,6 +72,16 @@ class Judge:
         """How much hurting `seat` is worth: more when they are close to winning."""
         return 1.0 + 0.15 * self.view.seats[seat].tokens
 
+    def kept(self, played: str) -> tuple[str | None, float]:
+        """The card kept when `played` is played, and what keeping it is worth."""
+        found = self._kept.get(played)
+        if found is None:
+            rest = list(self.hand)
+            rest.remove(played)
+            card = rest[0] if rest else None
+            found = self._kept[played] = (card, self.keep(card))
+        return found
+
     def expected_keep(self, seat: int) -> float:
         """What `seat`'s card would be worth in this seat's hand."""
         return sum(p * self.keep(card) for card, p in self.odds(seat).items())
@@ -78,10 +89,8 @@ class Judge:
     def score(self, command: Command) -> float:
         """Higher is better."""
         if isinstance(command, PlayCard):
-            rest = list(self.hand)
-            rest.remove(command.card)
-            kept = rest[0] if rest else None
-            return self.keep(kept) + HINTS[command.card](self, command, kept)
+            kept, worth = self.kept(command.card)
+            return worth + HINTS[command.card](self, command, kept)
         if isinstance(command, FinishChancellor):
             order = 0.0
             if len(command.bottom) == 2:  # the better card deepest, drawn last
