@@ -6,10 +6,9 @@ command there, then the rest of the round with the heuristic for every seat (eac
 deciding from its own view of the sampled world). The same world serves every candidate, so
 their scores differ by the command alone; weak candidates are dropped as worlds accumulate.
 Candidates are the heuristic's best command of each family (a card, its players: the guess a
-Guard names is the heuristic's, whose odds are exact), and one replaces the heuristic's own pick
-only when it wins by more than a standard error of the differences over the worlds (a search
-cut short by a busy machine falls back on the heuristic, not on noise). Each unknown one-card
-hand is drawn along a low-discrepancy sequence, so few worlds still cover its odds evenly.
+Guard names is the heuristic's, whose odds are exact), none the heuristic scores hopeless.
+Each unknown one-card hand is drawn along a low-discrepancy sequence, so few worlds still
+cover its odds evenly.
 
 Budget: `Options.iterations` fixes the number of worlds (reproducible); otherwise the search
 reads `time.perf_counter` and stops starting new worlds after `Options.budget_ms` (default 120).
@@ -34,7 +33,6 @@ DEFAULT_BUDGET_MS = 120.0
 CANDIDATES = 4  # families of commands the heuristic ranks best are the only ones searched
 CULL_AT = (12, 32, 80)  # after this many worlds, keep the better half of the candidates
 PRIOR = 0.02  # the heuristic's own pick wins near-ties
-DOUBT = 1.0  # standard errors by which a candidate must beat the heuristic's pick
 HOPELESS = 2.0  # a command the heuristic scores this far below its favourite is not searched
 
 
@@ -166,21 +164,6 @@ def rollout(state: GameState, me: int, before: tuple[int, ...]) -> float:
     return float(gains[me] - rivals)
 
 
-def _lead(mine: list[float], favourite: list[float]) -> float:
-    """How surely a candidate beats the heuristic's favourite over the worlds both were played
-    in: the mean of their differences, less DOUBT standard errors and the favourite's PRIOR
-    (few worlds, as when the machine is busy, leave the heuristic's pick)."""
-    if mine is favourite:
-        return 0.0
-    differences = [a - b for a, b in zip(mine, favourite, strict=False)]
-    count = len(differences)
-    if count < 2:
-        return -PRIOR
-    mean = sum(differences) / count
-    spread = sum((d - mean) ** 2 for d in differences) / (count - 1)
-    return mean - PRIOR - DOUBT * math.sqrt(spread / count)
-
-
 def family(command: Command) -> object:
     """What a command chooses beyond what the heuristic can judge exactly: a card, players, a
     card kept (not the guess a Guard or Bishop names, nor the order of cards put back)."""
@@ -225,7 +208,7 @@ class SearchPolicy:
         if len(alive) == 1 or view.you is None:
             return favourite
         rng = decision_rng(self.seed, view)
-        results: dict[Command, list[float]] = {command: [] for command in alive}
+        totals = dict.fromkeys(alive, 0.0)
         before = tuple(seat.tokens for seat in view.seats)
         started = time.perf_counter()
         deadline = started + self.budget_ms / 1000.0
@@ -235,12 +218,14 @@ class SearchPolicy:
             spread.world = worlds
             world = sample_world(view, beliefs, rng, spread)
             for command in alive:
-                results[command].append(rollout(step(world, command)[1], view.you, before))
+                totals[command] += rollout(step(world, command)[1], view.you, before)
             worlds += 1
-            if worlds in CULL_AT and len(alive) > 2:  # the favourite stays to be compared with
-                rivals = sorted(alive[1:], key=lambda c: sum(results[c]), reverse=True)
-                alive = [favourite, *rivals[: max(1, len(alive) // 2 - 1)]]
-        return max(alive, key=lambda c: _lead(results[c], results[favourite]))
+            if worlds in CULL_AT and len(alive) > 2:
+                alive.sort(key=lambda c: totals[c], reverse=True)
+                alive = alive[: max(2, (len(alive) + 1) // 2)]
+        return max(
+            alive, key=lambda c: totals[c] / max(worlds, 1) + (PRIOR if c == favourite else 0.0)
+        )
 
     def _more(self, worlds: int, started: float, deadline: float) -> bool:
         """Whether to sample another world: one more would still end before the deadline."""
