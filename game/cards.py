@@ -1,5 +1,6 @@
 """Every card in one place: its number and copies per edition, what it chooses and names, what it
-does, the rules it adds beyond that, what the heuristic bot reckons it is worth, and its text.
+does, the rules it adds beyond that, and its text (what a bot reckons it is worth is the bots'
+business: `game.bots.hints`).
 
 The editions (`game.editions`) are built from these records; `docs/rules.md` tells the same in
 prose.
@@ -13,11 +14,10 @@ from enum import Enum
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from game import effects, hints
+from game import effects
 from game.commands import PlayCard
 
 if TYPE_CHECKING:
-    from game.bots.heuristic import Judge
     from game.flow import Emitter
 
 CLASSIC, V2019, V2019_CLASSIC, PREMIUM = "classic", "2019", "2019-classic", "premium"
@@ -49,8 +49,6 @@ class Naming(Enum):
 
 # What a played card does: it emits (and so applies) the events of its effect.
 Effect = Callable[["Emitter", PlayCard], None]
-# What the heuristic bot reckons a play is worth: (judge, the play, the card kept) -> value.
-Hint = Callable[["Judge", PlayCard, "str | None"], float]
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,7 +60,6 @@ class Card:
     copies: Mapping[str, int]  # edition id -> copies in the deck (the editions that have it)
     text: str | Mapping[str, str]  # the rules text a client shows, or one per edition
     effect: Effect
-    hint: Hint  # the heuristic bot's worth of playing it
     chooses: Choice = Choice.NONE
     names: Mapping[str, Naming] = field(default_factory=dict)  # edition id -> what it names
     # Rules beyond the effect, as data (each is read where it applies).
@@ -75,9 +72,6 @@ class Card:
     scores_with_chosen: bool = False  # the chosen player wins the round: a token (Jester)
     showdown_bonus: int = 0  # added to the hand's value per copy in the discard pile (Count)
     loses_showdown_to: frozenset[str] = frozenset()  # at a showdown, beaten by these (Bishop)
-    # What the heuristic bot makes of holding it.
-    hold_bonus: float = 0.0  # extra worth of keeping it in hand (the Assassin)
-    never_give_up: bool = False  # the bot never lets it go if it can help it (the Princess)
 
     @property
     def name(self) -> str:
@@ -109,7 +103,6 @@ _ALL: tuple[Card, ...] = (
         copies={PREMIUM: 1},
         text="Choose another player. If they win this round, you gain a token.",
         effect=effects.jester,
-        hint=hints.jester,
         chooses=Choice.OTHER,
         scores_with_chosen=True,
     ),
@@ -120,9 +113,7 @@ _ALL: tuple[Card, ...] = (
         text="No effect when played. If a Guard chooses you while you hold the Assassin, the "
         "Guard's player is out instead, and you discard the Assassin and draw a new card.",
         effect=effects.no_effect,
-        hint=hints.nothing,
         foils=frozenset({"guard"}),
-        hold_bonus=0.1,  # a Guard that chooses its holder eliminates its own player
     ),
     Card(
         "spy",
@@ -131,7 +122,6 @@ _ALL: tuple[Card, ...] = (
         text="No effect. At the end of the round, if you are the only player still in it who "
         "played or discarded a Spy, you gain a token.",
         effect=effects.no_effect,
-        hint=hints.spy,
         scores_alone=True,
     ),
     Card(
@@ -149,7 +139,6 @@ _ALL: tuple[Card, ...] = (
             "that number, they are out of the round.",
         },
         effect=effects.guard,
-        hint=hints.guard,
         chooses=Choice.OTHER,
         names={**_every(Naming.CARD, CLASSIC, V2019, V2019_CLASSIC), PREMIUM: Naming.NUMBER},
         unnameable=True,
@@ -160,7 +149,6 @@ _ALL: tuple[Card, ...] = (
         copies={CLASSIC: 2, V2019: 2, V2019_CLASSIC: 2, PREMIUM: 2},
         text="Choose another player and look at their hand.",
         effect=effects.priest,
-        hint=hints.priest,
         chooses=Choice.OTHER,
     ),
     Card(
@@ -170,7 +158,6 @@ _ALL: tuple[Card, ...] = (
         text="Choose two players (you may be one of them): they swap hands. Then look at one of "
         "their hands.",
         effect=effects.cardinal,
-        hint=hints.cardinal,
         chooses=Choice.TWO_AND_LOOK,
     ),
     Card(
@@ -180,7 +167,6 @@ _ALL: tuple[Card, ...] = (
         text="Choose another player and compare hands with them in secret: the lower number is "
         "out of the round.",
         effect=effects.baron,
-        hint=hints.baron,
         chooses=Choice.OTHER,
     ),
     Card(
@@ -189,7 +175,6 @@ _ALL: tuple[Card, ...] = (
         copies={PREMIUM: 2},
         text="Choose one or two other players and look at their hands.",
         effect=effects.baroness,
-        hint=hints.baroness,
         chooses=Choice.ONE_OR_TWO_OTHERS,
     ),
     Card(
@@ -198,7 +183,6 @@ _ALL: tuple[Card, ...] = (
         copies={CLASSIC: 2, V2019: 2, V2019_CLASSIC: 2, PREMIUM: 2},
         text="Until the start of your next turn, other players' cards can't choose you.",
         effect=effects.handmaid,
-        hint=hints.handmaid,
     ),
     Card(
         "sycophant",
@@ -207,7 +191,6 @@ _ALL: tuple[Card, ...] = (
         text="Choose any player (you too). The next card played that chooses players must "
         "choose them if it can.",
         effect=effects.sycophant,
-        hint=hints.sycophant,
         chooses=Choice.ANY,
     ),
     Card(
@@ -217,7 +200,6 @@ _ALL: tuple[Card, ...] = (
         text="Choose any player (you too): they discard their hand without its effect and draw "
         "a new card.",
         effect=effects.prince,
-        hint=hints.prince,
         chooses=Choice.ANY,
     ),
     Card(
@@ -227,7 +209,6 @@ _ALL: tuple[Card, ...] = (
         text="No effect. At a showdown, each Count in your discard pile adds 1 to your card's "
         "number.",
         effect=effects.no_effect,
-        hint=hints.count,
         showdown_bonus=1,
     ),
     Card(
@@ -237,7 +218,6 @@ _ALL: tuple[Card, ...] = (
         text="Draw two cards. Keep one of the cards in your hand and put the others at the "
         "bottom of the deck in any order.",
         effect=effects.chancellor,
-        hint=hints.chancellor,
     ),
     Card(
         "king",
@@ -245,7 +225,6 @@ _ALL: tuple[Card, ...] = (
         copies={CLASSIC: 1, V2019: 1, V2019_CLASSIC: 1, PREMIUM: 1},
         text="Choose another player and swap hands with them.",
         effect=effects.king,
-        hint=hints.king,
         chooses=Choice.OTHER,
     ),
     Card(
@@ -255,7 +234,6 @@ _ALL: tuple[Card, ...] = (
         text="No effect. If you are put out of the round while the Constable is in your discard "
         "pile, you gain a token.",
         effect=effects.no_effect,
-        hint=hints.constable,
         scores_when_out=True,
     ),
     Card(
@@ -272,7 +250,6 @@ _ALL: tuple[Card, ...] = (
             "Prince or the Princess.",
         },
         effect=effects.no_effect,
-        hint=hints.nothing,
         must_play_beside={
             CLASSIC: frozenset({"king", "prince", "princess"}),
             V2019: frozenset({"king", "prince"}),
@@ -287,7 +264,6 @@ _ALL: tuple[Card, ...] = (
         text="Choose another player and compare hands with them in secret: the higher number is "
         "out of the round.",
         effect=effects.dowager_queen,
-        hint=hints.dowager_queen,
         chooses=Choice.OTHER,
     ),
     Card(
@@ -296,9 +272,7 @@ _ALL: tuple[Card, ...] = (
         copies={CLASSIC: 1, V2019: 1, V2019_CLASSIC: 1, PREMIUM: 1},
         text="If you play or discard her, for any reason, you are out of the round.",
         effect=effects.princess,
-        hint=hints.princess,
         out_when_discarded=True,
-        never_give_up=True,
     ),
     Card(
         "bishop",
@@ -308,7 +282,6 @@ _ALL: tuple[Card, ...] = (
         "gain a token and they may discard their hand and draw a new one. At a showdown the "
         "Bishop loses to the Princess.",
         effect=effects.bishop,
-        hint=hints.bishop,
         chooses=Choice.OTHER,
         names={PREMIUM: Naming.NUMBER},
         loses_showdown_to=frozenset({"princess"}),

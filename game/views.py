@@ -75,7 +75,7 @@ def view(state: GameState, seat: int | None, *, everything: bool = False) -> Sea
     `everything` is for those who may see the whole truth: auditors, and seats after the game.
     """
     live = state.phase is Phase.ROUND and not everything
-    return SeatView(
+    return _seat_view(
         edition=state.edition.id,
         players=state.players,
         you=seat,
@@ -118,6 +118,17 @@ def view(state: GameState, seat: int | None, *, everything: bool = False) -> Sea
         game_winners=state.game_winners,
         hands=state.hands if everything else None,
     )
+
+
+_new = object.__new__
+
+
+def _seat_view(**fields: Any) -> SeatView:
+    """A SeatView of every field, without the frozen dataclass's slow field-by-field set-up
+    (views are built on every move of a bot's search)."""
+    seen = _new(SeatView)
+    seen.__dict__.update(fields)
+    return seen
 
 
 def event_fields(event: Any) -> dict[str, Any]:

@@ -93,6 +93,29 @@ def test_no_module_imports_itself_round_about() -> None:
         visit(name, [])
 
 
+def typing_imports(path: Path) -> set[str]:
+    """Every module name a file imports, type checkers' imports included (`from a import b`
+    gives a.b and a)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_the_rules_know_nothing_of_the_bots() -> None:
+    """Only the bots import the bots: no rule module imports game.bots, not even for a type
+    checker (a card's worth to a bot is the bots' own business, so no cycle runs through them)."""
+    for path in sorted((ROOT / "game").rglob("*.py")):
+        if (ROOT / "game" / "bots") in path.parents:
+            continue
+        found = {name for name in typing_imports(path) if name.split(".")[:2] == ["game", "bots"]}
+        assert not found, f"{path.relative_to(ROOT)} imports {found}"
+
+
 def test_game_does_no_io() -> None:
     """The rules never touch files, sockets, processes or the clock (bots may time a search)."""
     for path in sorted((ROOT / "game").rglob("*.py")):

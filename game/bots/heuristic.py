@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from game.bots.base import Options
 from game.bots.beliefs import Beliefs
+from game.bots.hints import HINTS, HOLD_BONUS, KEEP, NEVER, NEVER_GIVE_UP
 from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
-from game.hints import KEEP, NEVER
+from game.editions import EDITIONS
 from game.views import SeatView
+
+# Whether an edition has a card that foils another (the Assassin): most have none.
+_FOILS = {
+    edition.id: any(card.foils for card in edition.cards.values()) for edition in EDITIONS.values()
+}
 
 
 class Judge:
@@ -22,6 +28,9 @@ class Judge:
         self.hand = view.hand or ()
         self._odds: dict[int, dict[str, float]] = {}
         self._ranks: dict[int, dict[int, float]] = {}
+        self._kept: dict[str, tuple[str | None, float]] = {}
+        self._foiling: dict[tuple[int, str], dict[str, float]] = {}
+        self._foils = _FOILS[self.beliefs.edition.id]
 
     def odds(self, seat: int) -> dict[str, float]:
         """The chance that `seat` holds each card (worked out once per decision)."""
@@ -29,6 +38,18 @@ class Judge:
         if odds is None:
             odds = self._odds[seat] = self.beliefs.hand_odds(seat)
         return odds
+
+    def foiling(self, seat: int, played: str) -> dict[str, float]:
+        """The chance that `seat` holds each card that foils `played` (the Assassin a Guard)."""
+        if not self._foils:
+            return {}
+        key = (seat, played)
+        found = self._foiling.get(key)
+        if found is None:
+            found = self._foiling[key] = {
+                card: p for card, p in self.odds(seat).items() if played in self.cards[card].foils
+            }
+        return found
 
     def rank_odds(self, seat: int) -> dict[int, float]:
         """The chance that `seat`'s card has each rank."""
@@ -41,7 +62,7 @@ class Judge:
         """What holding `card` is worth (mostly its rank at the showdown)."""
         if card is None:
             return 0.0
-        return KEEP * self.rank[card] / self.top + self.cards[card].hold_bonus
+        return KEEP * self.rank[card] / self.top + HOLD_BONUS.get(card, 0.0)
 
     def fresh(self) -> float:
         """What a card drawn from the unseen ones is worth on average."""
@@ -51,6 +72,16 @@ class Judge:
         """How much hurting `seat` is worth: more when they are close to winning."""
         return 1.0 + 0.15 * self.view.seats[seat].tokens
 
+    def kept(self, played: str) -> tuple[str | None, float]:
+        """The card kept when `played` is played, and what keeping it is worth."""
+        found = self._kept.get(played)
+        if found is None:
+            rest = list(self.hand)
+            rest.remove(played)
+            card = rest[0] if rest else None
+            found = self._kept[played] = (card, self.keep(card))
+        return found
+
     def expected_keep(self, seat: int) -> float:
         """What `seat`'s card would be worth in this seat's hand."""
         return sum(p * self.keep(card) for card, p in self.odds(seat).items())
@@ -58,10 +89,8 @@ class Judge:
     def score(self, command: Command) -> float:
         """Higher is better."""
         if isinstance(command, PlayCard):
-            rest = list(self.hand)
-            rest.remove(command.card)
-            kept = rest[0] if rest else None
-            return self.keep(kept) + self.cards[command.card].hint(self, command, kept)
+            kept, worth = self.kept(command.card)
+            return worth + HINTS[command.card](self, command, kept)
         if isinstance(command, FinishChancellor):
             order = 0.0
             if len(command.bottom) == 2:  # the better card deepest, drawn last
@@ -71,7 +100,7 @@ class Judge:
             card = self.hand[0] if self.hand else None
             if not command.redraw:
                 return self.keep(card)
-            if card is not None and self.cards[card].never_give_up:
+            if card in NEVER_GIVE_UP:
                 return NEVER
             return self.fresh() + 0.05  # they know my card
         return 0.0

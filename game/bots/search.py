@@ -5,6 +5,10 @@ with everything the seat has seen, builds a GameState from it, and plays every c
 command there, then the rest of the round with the heuristic for every seat (each rollout seat
 deciding from its own view of the sampled world). The same world serves every candidate, so
 their scores differ by the command alone; weak candidates are dropped as worlds accumulate.
+Candidates are the heuristic's best command of each family (a card, its players: the guess a
+Guard names is the heuristic's, whose odds are exact), none the heuristic scores hopeless.
+Each unknown one-card hand is drawn along a low-discrepancy sequence, so few worlds still
+cover its odds evenly.
 
 Budget: `Options.iterations` fixes the number of worlds (reproducible); otherwise the search
 reads `time.perf_counter` and stops starting new worlds after `Options.budget_ms` (default 120).
@@ -12,26 +16,34 @@ reads `time.perf_counter` and stops starting new worlds after `Options.budget_ms
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
 from game.bots.base import Options, decision_rng
 from game.bots.beliefs import Beliefs
 from game.bots.heuristic import Judge
-from game.commands import Command
+from game.commands import Command, FinishChancellor, PlayCard
 from game.decide import step
 from game.legal import legal_commands
 from game.state import Decision, GameState, Knowledge, Phase
 from game.views import SeatView, view
 
 DEFAULT_BUDGET_MS = 120.0
-CANDIDATES = 6  # commands the heuristic ranks best are the only ones searched
-CULL_AT = (16, 40, 90)  # after this many worlds, keep the better half of the candidates
+CANDIDATES = 4  # families of commands the heuristic ranks best are the only ones searched
+CULL_AT = (12, 32, 80)  # after this many worlds, keep the better half of the candidates
 PRIOR = 0.02  # the heuristic's own pick wins near-ties
+HOPELESS = 2.0  # a command the heuristic scores this far below its favourite is not searched
 
 
-def sample_world(view: SeatView, beliefs: Beliefs, rng: random.Random) -> GameState:
-    """A full hidden state drawn at random among those consistent with `view`."""
+def sample_world(
+    view: SeatView, beliefs: Beliefs, rng: random.Random, spread: Spread | None = None
+) -> GameState:
+    """A full hidden state drawn at random among those consistent with `view`.
+
+    With `spread`, each unknown one-card hand is drawn at the point that seat's sequence gives
+    (each world as likely as without, but the worlds of one search cover the odds evenly).
+    """
     edition = beliefs.edition
     me = beliefs.you
     pool = [card for card, count in beliefs.unseen.items() for _ in range(count)]
@@ -42,6 +54,8 @@ def sample_world(view: SeatView, beliefs: Beliefs, rng: random.Random) -> GameSt
             hands.append(tuple(view.hand or ()))
         elif seat.seat in beliefs.held:
             hands.append((beliefs.held[seat.seat],))
+        elif spread is not None and seat.hand_size == 1:
+            hands.append((_draw_at(pool, beliefs, seat.seat, spread.point(seat.seat)),))
         else:
             hands.append(tuple(_draw(pool, beliefs, seat.seat, rng) for _ in range(seat.hand_size)))
     set_aside = pool.pop() if pool else None
@@ -98,6 +112,41 @@ def _draw(pool: list[str], beliefs: Beliefs, seat: int, rng: random.Random) -> s
     return pool.pop(index)
 
 
+def _draw_at(pool: list[str], beliefs: Beliefs, seat: int, point: float) -> str:
+    """Take `seat`'s card out of the pool where `point` (in [0, 1)) falls on its odds, the
+    cards in the edition's order."""
+    counts: dict[str, int] = {}
+    for card in pool:
+        counts[card] = counts.get(card, 0) + 1
+    odds = [(card, counts[card] * beliefs.lean(seat, card)) for card in beliefs.edition.cards
+            if card in counts]  # fmt: skip
+    mark = point * sum(weight for _, weight in odds)
+    chosen = odds[-1][0]
+    for card, weight in odds:
+        if mark < weight:
+            chosen = card
+            break
+        mark -= weight
+    pool.remove(chosen)
+    return chosen
+
+
+class Spread:
+    """A low-discrepancy sequence per seat: world n of a search draws seat s's card at
+    frac(start_s + n * step_s), so the worlds cover the odds evenly, not by luck."""
+
+    STEPS = tuple((math.sqrt(prime) % 1.0) for prime in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29))
+
+    def __init__(self, rng: random.Random, seats: int) -> None:
+        self.starts = [rng.random() for _ in range(seats)]
+        self.world = 0
+
+    def point(self, seat: int) -> float:
+        """Where the current world draws `seat`'s card."""
+        step = self.STEPS[seat % len(self.STEPS)]
+        return (self.starts[seat] + self.world * step) % 1.0
+
+
 def heuristic_move(state: GameState, legal: list[Command]) -> Command:
     """What the heuristic plays for the seat to act, from that seat's view of the world."""
     if len(legal) == 1:
@@ -115,10 +164,28 @@ def rollout(state: GameState, me: int, before: tuple[int, ...]) -> float:
     return float(gains[me] - rivals)
 
 
+def family(command: Command) -> object:
+    """What a command chooses beyond what the heuristic can judge exactly: a card, players, a
+    card kept (not the guess a Guard or Bishop names, nor the order of cards put back)."""
+    if isinstance(command, PlayCard):
+        return (command.card, command.targets, command.look)
+    if isinstance(command, FinishChancellor):
+        return command.keep
+    return command
+
+
 def candidates(judge: Judge, legal: list[Command]) -> list[Command]:
-    """The commands worth searching, the heuristic's favourite first."""
-    ranked = sorted(legal, key=judge.score, reverse=True)
-    return ranked[:CANDIDATES]
+    """The commands worth searching, the heuristic's favourite first: the best of each family
+    (a guess's odds the beliefs give exactly; sampling them would only add noise), and none
+    the heuristic scores hopeless beside the favourite (giving up the Princess)."""
+    scored = sorted(((judge.score(command), command) for command in legal),
+                    key=lambda pair: pair[0], reverse=True)  # fmt: skip
+    floor = scored[0][0] - HOPELESS
+    best: dict[object, Command] = {}
+    for score, command in scored:
+        if score >= floor:
+            best.setdefault(family(command), command)
+    return list(best.values())[:CANDIDATES]
 
 
 class SearchPolicy:
@@ -137,27 +204,34 @@ class SearchPolicy:
         beliefs = Beliefs.from_view(view)
         judge = Judge(view, beliefs)
         alive = candidates(judge, legal)
+        favourite = alive[0]
         if len(alive) == 1 or view.you is None:
-            return alive[0]
+            return favourite
         rng = decision_rng(self.seed, view)
         totals = dict.fromkeys(alive, 0.0)
         before = tuple(seat.tokens for seat in view.seats)
-        deadline = time.perf_counter() + self.budget_ms / 1000.0
+        started = time.perf_counter()
+        deadline = started + self.budget_ms / 1000.0
         worlds = 0
-        while self._more(worlds, deadline):
-            world = sample_world(view, beliefs, rng)
+        spread = Spread(rng, len(view.seats))
+        while self._more(worlds, started, deadline):
+            spread.world = worlds
+            world = sample_world(view, beliefs, rng, spread)
             for command in alive:
                 totals[command] += rollout(step(world, command)[1], view.you, before)
             worlds += 1
             if worlds in CULL_AT and len(alive) > 2:
                 alive.sort(key=lambda c: totals[c], reverse=True)
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
-        favourite = candidates(judge, legal)[0]
         return max(
             alive, key=lambda c: totals[c] / max(worlds, 1) + (PRIOR if c == favourite else 0.0)
         )
 
-    def _more(self, worlds: int, deadline: float) -> bool:
+    def _more(self, worlds: int, started: float, deadline: float) -> bool:
+        """Whether to sample another world: one more would still end before the deadline."""
         if self.iterations is not None:
             return worlds < self.iterations
-        return worlds == 0 or time.perf_counter() < deadline
+        if worlds == 0:
+            return True
+        now = time.perf_counter()
+        return now + (now - started) / worlds < deadline

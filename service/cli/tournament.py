@@ -1,4 +1,5 @@
-"""`loveletter tournament`: bots play many games in parallel processes; win rates with 95% CIs."""
+"""`loveletter tournament`: bots play many games in parallel processes; win rates with 95% CIs,
+the share each would win by chance, and time per decision."""
 
 from __future__ import annotations
 
@@ -49,6 +50,12 @@ def seat_entries(entries: int, players: int, number: int) -> tuple[int, ...]:
     """Seats for game `number`: the bot list cycled to fill the table, rotated one seat a game."""
     lineup = [k % entries for k in range(players)]
     return tuple(lineup[(seat + number) % players] for seat in range(players))
+
+
+def chance_share(entries: int, players: int, entry: int) -> float:
+    """The share of games an entry would win if every seat were equally strong: the seats it
+    holds at each table over the players."""
+    return sum(seat % entries == entry for seat in range(players)) / players
 
 
 def play_one(spec: GameSpec) -> GameResult:
@@ -119,6 +126,7 @@ def summarise(
                 "wins": wins,
                 "win_rate": round(wins / games, 4) if games else 0.0,
                 "ci95": [round(low, 4), round(high, 4)],
+                "chance": round(chance_share(len(bots), args.players, entry), 4),
                 "decisions": len(times),
                 "ms_mean": round(sum(times) / len(times), 3) if times else 0.0,
                 "ms_p95": round(percentile(times, 95), 3),
@@ -156,6 +164,7 @@ def print_table(summary: dict[str, Any]) -> None:
         "wins",
         "win rate",
         "95% CI",
+        "by chance",
         "decisions",
         "ms mean",
         "ms p95",
@@ -169,6 +178,7 @@ def print_table(summary: dict[str, Any]) -> None:
             str(row["wins"]),
             f"{row['win_rate']:.1%}",
             f"{low:.1%} to {high:.1%}",
+            f"{row['chance']:.1%}",
             str(row["decisions"]),
             f"{row['ms_mean']:.2f}",
             f"{row['ms_p95']:.2f}",
@@ -180,7 +190,8 @@ def print_table(summary: dict[str, Any]) -> None:
     console.print(
         f"A shared win counts as a win for each winner ({shared} game{'' if shared == 1 else 's'}"
         f" {'was' if shared == 1 else 'were'} shared), so win rates may add up to more than 100%."
-        " Seats rotate one place a game."
+        " Seats rotate one place a game. By chance: the share an entry's seats would win"
+        " if every seat were as strong; ms p95: 95% of its decisions took no longer."
     )
 
 
@@ -238,8 +249,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "tournament",
         summary="bots play each other; win-rate table",
         description="Bots play many games of one edition in parallel processes, seats rotating"
-        " one place a game; print each bot's win rate with its 95% Wilson interval and its time"
-        " per decision.",
+        " one place a game; print each bot's win rate with its 95% Wilson interval, the share its"
+        " seats would win by chance, and its time per decision (mean, p95, max).",
         examples=("loveletter tournament --bots heuristic,random --edition 2019 --games 2000",),
     )
     parser.add_argument(

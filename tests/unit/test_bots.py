@@ -14,8 +14,11 @@ from hypothesis import strategies as st
 from game import PlayCard, legal_commands, step, view
 from game.bots import POLICIES, Options, Policy, make_policy
 from game.bots.beliefs import Beliefs
+from game.bots.hints import HINTS, HOLD_BONUS, NEVER_GIVE_UP
 from game.bots.search import sample_world
+from game.cards import CARDS
 from game.commands import AnswerRedraw, Command
+from game.editions import EDITIONS
 from game.selfplay import play_game
 from game.state import GameState
 from game.views import SeatView
@@ -251,3 +254,41 @@ def test_hand_odds_are_probabilities() -> None:
     flat_odds = Beliefs.from_view(view(state, 1), lean=False).hand_odds(0)
     assert set(lean_odds) == set(flat_odds)
     assert lean_odds["guard"] < flat_odds["guard"]  # below the Priest just played
+
+
+def test_every_card_has_a_hint() -> None:
+    """The heuristic knows what playing each card of every edition is worth."""
+    assert set(HINTS) == set(CARDS)
+    assert all(callable(hint) for hint in HINTS.values())
+    assert set(HOLD_BONUS) <= set(CARDS) and set(CARDS) >= NEVER_GIVE_UP
+
+
+@pytest.mark.parametrize(("edition", "players"), GAME_SIZES)
+@given(seed=SEEDS, lean=st.booleans())
+@settings(max_examples=4, deadline=None)
+def test_beliefs_rule_out_only_the_impossible(
+    edition: str, players: int, seed: int, lean: bool
+) -> None:
+    """A seat's odds of another's card: a probability over cards the view leaves unaccounted
+    for (none whose every copy it sees), never ruling out the card truly held."""
+    rng = random.Random(seed)
+    copies = Counter(EDITIONS[edition].deck)
+
+    def choose(state: GameState, legal: list[Command]) -> Command:
+        seat = state.current
+        assert seat is not None
+        seen = view(state, seat)
+        beliefs = Beliefs.from_view(seen, lean=lean)
+        visible = Counter(seen.face_up) + Counter(seen.hand or ())
+        for public in seen.seats:
+            visible.update(public.discards)
+        for other in range(players):
+            if other == seat or len(state.hands[other]) != 1:
+                continue
+            odds = beliefs.hand_odds(other)
+            assert sum(odds.values()) == pytest.approx(1.0)
+            assert all(p > 0 and visible[card] < copies[card] for card, p in odds.items())
+            assert odds.get(state.hands[other][0], 0.0) > 0
+        return rng.choice(legal)
+
+    play_game(edition, players, str(seed), choose)

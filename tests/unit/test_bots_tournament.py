@@ -10,7 +10,14 @@ import pytest
 
 from game.bots import Options
 from service.cli import tournament
-from service.cli.tournament import GameSpec, percentile, play_one, seat_entries, wilson
+from service.cli.tournament import (
+    GameSpec,
+    chance_share,
+    percentile,
+    play_one,
+    seat_entries,
+    wilson,
+)
 
 
 def test_seats_rotate_so_each_bot_plays_each_seat_equally() -> None:
@@ -35,6 +42,15 @@ def test_wilson_interval() -> None:
     assert wilson(10, 10)[1] == pytest.approx(1.0)
     assert percentile([5, 1, 3, 2, 4], 95) == 5
     assert percentile([], 95) == 0.0
+
+
+def test_chance_share_counts_the_seats_an_entry_holds() -> None:
+    """One search among three heuristics wins a quarter by chance; a bot listed once of two at
+    a table of four holds two seats, so half."""
+    assert [chance_share(4, 4, entry) for entry in range(4)] == [0.25] * 4
+    assert chance_share(2, 4, 0) == chance_share(2, 4, 1) == 0.5
+    assert chance_share(2, 5, 0) == 0.6 and chance_share(2, 5, 1) == 0.4
+    assert chance_share(2, 2, 0) == 0.5
 
 
 def test_one_game_counts_winning_entries_and_times() -> None:
@@ -78,6 +94,7 @@ def test_json_figures_are_reproducible(capsys: pytest.CaptureFixture[str]) -> No
         assert row["games"] == 6 and 0 <= row["wins"] <= 6
         assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
         assert row["decisions"] > 0 and row["ms_max"] >= row["ms_p95"] >= 0
+    assert [row["chance"] for row in figures["bots"]] == [0.3333] * 3
     again = json.loads(run_cli(argv, capsys)[1])
     assert [r["wins"] for r in again["bots"]] == [r["wins"] for r in figures["bots"]]
 

@@ -1,12 +1,14 @@
 """What the heuristic bot reckons playing each card is worth, one function per card.
 
-Each card's record in `game.cards` names its function here; the bot (`game.bots.heuristic`)
-adds the worth of the card it keeps. Values are in tokens, roughly: putting another player out
-is worth ELIMINATE, being put out costs OUT.
+`HINTS` names each card's function; the bot (`game.bots.heuristic`) adds the worth of the card
+it keeps (`HOLD_BONUS`, and it never lets go of `NEVER_GIVE_UP`). Values are in tokens,
+roughly: putting another player out is worth ELIMINATE, being put out costs OUT.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from game.commands import PlayCard
@@ -32,8 +34,8 @@ def guard(j: Judge, play: PlayCard, _kept: str | None) -> float:
         return 0.0
     (target,) = play.targets
     odds = j.odds(target)
-    foiling = {card: p for card, p in odds.items() if play.card in j.cards[card].foils}
-    foiled = sum(foiling.values())
+    foiling = j.foiling(target, play.card)
+    foiled = sum(foiling.values()) if foiling else 0.0
     if isinstance(play.guess, int):
         right = j.rank_odds(target).get(play.guess, 0.0)
         # A foiling card of the number named is no right guess.
@@ -88,7 +90,7 @@ def prince(j: Judge, play: PlayCard, kept: str | None) -> float:
     """On oneself, a fresh card for the kept one; on another, the odds of a discarded Princess."""
     (target,) = play.targets
     if target == j.you:
-        if kept is not None and j.cards[kept].never_give_up:
+        if kept in NEVER_GIVE_UP:
             return NEVER
         discarded = spy(j, play, None) if kept == "spy" else 0.0
         return j.fresh() - j.keep(kept) + discarded
@@ -101,7 +103,7 @@ def prince(j: Judge, play: PlayCard, kept: str | None) -> float:
 
 def _swap_with(j: Judge, other: int, kept: str | None) -> float:
     """Giving away `kept` for `other`'s card (King, a Cardinal that chooses its player)."""
-    if kept is not None and j.cards[kept].never_give_up:
+    if kept in NEVER_GIVE_UP:
         return -0.5
     return j.expected_keep(other) - j.keep(kept) - 0.05
 
@@ -178,3 +180,36 @@ def constable(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
 def count(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
     """One more at the showdown."""
     return 0.1
+
+
+# What playing a card is worth: (judge, the play, the card kept) -> value.
+Hint = Callable[["Judge", PlayCard, "str | None"], float]
+
+HINTS: Mapping[str, Hint] = MappingProxyType(
+    {
+        "jester": jester,
+        "assassin": nothing,
+        "spy": spy,
+        "guard": guard,
+        "priest": priest,
+        "cardinal": cardinal,
+        "baron": baron,
+        "baroness": baroness,
+        "handmaid": handmaid,
+        "sycophant": sycophant,
+        "prince": prince,
+        "count": count,
+        "chancellor": chancellor,
+        "king": king,
+        "constable": constable,
+        "countess": nothing,
+        "dowager_queen": dowager_queen,
+        "princess": princess,
+        "bishop": bishop,
+    }
+)
+# Extra worth of keeping a card in hand: a Guard that chooses the Assassin's holder puts its
+# own player out.
+HOLD_BONUS: Mapping[str, float] = MappingProxyType({"assassin": 0.1})
+# Cards the bot never lets go of if it can help it.
+NEVER_GIVE_UP = frozenset({"princess"})
