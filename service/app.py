@@ -21,6 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
 from events.connection import connect, redis_url
+from events.players import PLAYER_ID
 from events.store import GAME_ID
 from play.context import Context
 from play.settings import Settings
@@ -161,9 +162,11 @@ def create_app(
     app.extensions[EXTENSION] = built = build_services(settings)
     install_limiter(app, rate_limiter(built))
     app.url_map.converters["game_id"] = GameIdConverter
+    app.url_map.converters["player_id"] = PlayerIdConverter
     api = LoveLetterApi(app, spec_kwargs={"extra_plugins": [apidoc.ContractPlugin()]})
     document(api)
     api.register_converter(GameIdConverter, lambda _: GAME_ID_SCHEMA)
+    api.register_converter(PlayerIdConverter, lambda _: PLAYER_ID_SCHEMA)
     for name in BLUEPRINTS:
         api.register_blueprint(importlib.import_module(name).blp)
     for blp in extra_blueprints:
@@ -173,6 +176,7 @@ def create_app(
 
 
 GAME_ID_SCHEMA = {"type": "string", "pattern": f"^{GAME_ID.pattern}$"}
+PLAYER_ID_SCHEMA = {"type": "string", "pattern": f"^{PLAYER_ID.pattern}$"}
 TURN_READY = "TurnReady"
 
 
@@ -202,6 +206,12 @@ class GameIdConverter(BaseConverter):
     """A game id in a path (the store's own id pattern); others are a plain 404."""
 
     regex = GAME_ID.pattern
+
+
+class PlayerIdConverter(BaseConverter):
+    """A player id in a path (the store's own id pattern); others are a plain 404."""
+
+    regex = PLAYER_ID.pattern
 
 
 def build_services(settings: Settings) -> Services:

@@ -47,6 +47,12 @@ class Queue(MethodView):
         entry) to learn the game and seat; a player not seen for 30 s is dropped from the queue.
         One entry per player at a time (409 `already-queued` names the waiting one)."""
         player = require_player()
+        if body["ranked"] and body["bots_after"] is not None:
+            # A rule of ranked play, not of the body's shape: the document lets both be given.
+            raise ApiError(
+                422, "bad-setting", "Unprocessable Entity", "Ranked games take no bots: leave"
+                " bots_after null."
+            )  # fmt: skip
         try:
             entry = enter(
                 context(),

@@ -84,7 +84,7 @@ class Leaderboard(MethodView):
         return {"edition": edition, "min_games": min_games, "players": players}
 
 
-@blp.route("/players/<player_id>")
+@blp.route("/players/<player_id:player_id>")
 class PlayerRecord(MethodView):
     """A player's public record."""
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import marshmallow as ma
 from marshmallow import fields, validate
 
 from events.queue import STATES
@@ -39,7 +36,8 @@ class QueueEntryRequestSchema(Schema):
         allow_none=True,
         validate=validate.Range(min=0, max=MAX_BOTS_AFTER),
         metadata={"description": "seconds after which bots fill the empty seats (0: at once);"
-                  " null (the default): wait for people only. Must be null when ranked"},
+                  " null (the default): wait for people only. Must be null when ranked (else 422"
+                  " `bad-setting`)"},
     )  # fmt: skip
     bot = fields.String(
         load_default=QUICKPLAY_BOT,
@@ -47,11 +45,6 @@ class QueueEntryRequestSchema(Schema):
         metadata={"description": "the bot that fills empty seats (and takes over abandoned"
                   " ones)"},
     )  # fmt: skip
-
-    @ma.validates_schema
-    def _no_bots_when_ranked(self, data: dict[str, Any], **_: Any) -> None:
-        if data.get("ranked") and data.get("bots_after") is not None:
-            raise ma.ValidationError("Ranked games take no bots: leave it null.", "bots_after")
 
 
 class QueueEntrySchema(Schema):

@@ -216,5 +216,6 @@ def test_bad_requests_are_problems_and_change_nothing(
     answer = client.post("/queue", json=body, headers=bearer(token))
     assert 400 <= answer.status_code < 500, answer.json
     assert answer.headers["Content-Type"] == "application/problem+json"
-    assert answer.json["type"].rsplit("/", 1)[1] in ("validation-error", "wrong-player-count")
+    refusals = ("validation-error", "wrong-player-count", "bad-setting")
+    assert answer.json["type"].rsplit("/", 1)[1] in refusals
     assert queue_keys(redis_client, namespace) == before

@@ -73,7 +73,7 @@ def test_ranked_games_make_a_leaderboard_and_records(make_app: AppFactory) -> No
 def test_unknown_editions_and_players_are_404(client: FlaskClient) -> None:
     problem(client.get("/leaderboards/deluxe"), 404, "edition-not-found")
     problem(client.get("/players/nobody-here"), 404, "player-not-found")
-    problem(client.get("/players/not%20an%20id"), 404, "player-not-found")
+    problem(client.get("/players/not%20an%20id"), 404, "not-found")  # no id by its pattern
     problem(client.get("/leaderboards/2019?limit=0"), 422, "validation-error")
 
 
