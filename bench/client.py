@@ -73,3 +73,11 @@ class JsonClient:
                 self.host, self.port, timeout=self.timeout
             )
         return self._connection
+
+
+def guest_token(client: JsonClient, name: str) -> str:
+    """A new guest player's token (`POST /players`); RuntimeError on any other answer."""
+    status, made = client.post("/players", {"name": name})
+    if status != 201:
+        raise RuntimeError(f"createPlayer answered {status}: {made}")
+    return str(made["token"])

@@ -32,7 +32,7 @@ from rq import Queue
 
 from bench import api as bench_api
 from bench.bots import _workers
-from bench.client import JsonClient
+from bench.client import JsonClient, guest_token
 from bench.crowd import INBOX, Report, Waiter, describe
 from bench.store import delete_namespace
 from bench.waiters import ROUNDS, _figures, _hold, _server, drive
@@ -240,10 +240,7 @@ def set_up(base: str, players: int, games: int) -> tuple[list[str], list[tuple[s
 
     def player(_: int) -> tuple[str, list[tuple[str, str]]]:
         client = JsonClient(base)
-        status, made = client.post("/players", {"name": "p"})
-        if status != 201:
-            raise RuntimeError(f"createPlayer answered {status}: {made}")
-        token = made["token"]
+        token = guest_token(client, "p")
         auth = {"Authorization": f"Bearer {token}"}
         body = {"edition": "2019", "seats": ["human", "heuristic"], "first_player": 0}
         mine = []

@@ -37,7 +37,7 @@ from rq import Queue
 
 from bench import api as bench_api
 from bench.bots import _workers
-from bench.client import JsonClient
+from bench.client import JsonClient, guest_token
 from bench.store import delete_namespace
 from bench.waiters import _figures
 from events.connection import as_text, connect, redis_url
@@ -250,11 +250,10 @@ def set_up(bases: list[str], players: int) -> list[str]:
 
     def player(index: int) -> str:
         client = JsonClient(bases[index % len(bases)])
-        status, made = client.post("/players", {"name": f"p{index % 1000}"})
-        client.close()
-        if status != 201:
-            raise RuntimeError(f"createPlayer answered {status}: {made}")
-        return str(made["token"])
+        try:
+            return guest_token(client, f"p{index % 1000}")
+        finally:
+            client.close()
 
     with ThreadPoolExecutor(SETUP_THREADS) as pool:
         return list(pool.map(player, range(players)))
