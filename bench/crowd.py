@@ -1,24 +1,30 @@
-"""The waiting clients of `loveletter bench waiters`: event streams and long polls on asyncio, in a
-process of their own (so their clock readings don't queue behind the command drivers' threads).
+"""The waiting clients of `loveletter bench waiters`: event streams and long polls on asyncio, in
+processes of their own (so their clock readings don't queue behind the command drivers' threads).
 
 `run_crowd` opens every waiter, says how many opened, holds them until told to stop, and then
 answers what each received and when (time.monotonic(), the same clock in every process here),
-and which failed or were dropped.
+and which failed or were dropped. `CrowdProcesses` splits a large crowd over several such
+processes (one event loop holds a few thousand sockets well, not ten thousand), each connecting
+from its own loopback address, so that each has the whole range of ephemeral ports to itself.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
+import multiprocessing
 import resource
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 import orjson
 
-OPENING_AT_ONCE = 100  # connections being opened at the same time
+OPENING_AT_ONCE = 100  # connections being opened at the same time, per crowd process
+WAITERS_PER_PROCESS = 2500  # the most waiters one crowd process holds
 STREAM = "stream"
 POLL = "poll"
 INBOX = "inbox"  # a player's inbox stream: receipts name the entry's game and version
@@ -56,8 +62,11 @@ class Report:
 class Crowd:
     """Every waiter of one run, against one server."""
 
-    def __init__(self, host: str, port: int, waiters: list[Waiter]) -> None:
+    def __init__(
+        self, host: str, port: int, waiters: list[Waiter], source: str | None = None
+    ) -> None:
         self.host, self.port, self.waiters = host, port, waiters
+        self.local_addr = None if source is None else (source, 0)  # None: the system's choice
         self.report = Report()
         self.stopping = False
         self._open: set[int] = set()
@@ -90,7 +99,9 @@ class Crowd:
         writer: asyncio.StreamWriter | None = None
         try:
             async with opening:
-                reader, writer = await asyncio.open_connection(self.host, self.port)
+                reader, writer = await asyncio.open_connection(
+                    self.host, self.port, local_addr=self.local_addr
+                )
                 if waiter.kind in (STREAM, INBOX):
                     status, _ = await self._request(reader, writer, waiter.path, waiter.token)
                     if status != 200:
@@ -187,11 +198,95 @@ class Crowd:
                 after = event["version"]
 
 
-def run_crowd(control: Connection, host: str, port: int, waiters: list[Waiter]) -> None:
+def run_crowd(
+    control: Connection, host: str, port: int, waiters: list[Waiter], source: str | None = None
+) -> None:
     """The crowd process: run every waiter until told to stop (see the module's docstring)."""
-    crowd = Crowd(host, port, waiters)
+    crowd = Crowd(host, port, waiters, source)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(crowd.run(control))
+
+
+def source_address(host: str, number: int) -> str | None:
+    """The address crowd process `number` connects from: 127.0.0.2, .3, ... when the server is
+    on IPv4 loopback (the whole 127/8 is this machine's), else the system's choice (None)."""
+    try:
+        server = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    if server.version != 4 or not server.is_loopback:
+        return None
+    return str(ipaddress.IPv4Address("127.0.0.2") + number % 250)
+
+
+class CrowdProcesses:
+    """A crowd split over processes of at most `per_process` waiters each; one report."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        waiters: list[Waiter],
+        per_process: int = WAITERS_PER_PROCESS,
+    ) -> None:
+        self.waiters = waiters
+        count = max(1, -(-len(waiters) // per_process))
+        size = -(-len(waiters) // count) if waiters else 0
+        self.starts = [number * size for number in range(count)]
+        spawn = multiprocessing.get_context("spawn")
+        self._controls: list[Connection] = []
+        self._processes: list[BaseProcess] = []
+        for number, start in enumerate(self.starts):
+            ours, theirs = spawn.Pipe()
+            part = waiters[start : start + size]
+            source = source_address(host, number)
+            process = spawn.Process(
+                target=run_crowd, args=(theirs, host, port, part, source), daemon=True
+            )
+            self._controls.append(ours)
+            self._processes.append(process)
+
+    def open(self) -> list[str]:
+        """Start every process and wait until each has opened its waiters; the errors."""
+        for process in self._processes:
+            process.start()
+        errors: list[str] = []
+        for control in self._controls:
+            _, _, found = control.recv()
+            errors += found
+        return errors
+
+    def stop(self) -> Report:
+        """Stop every waiter; the processes' reports as one (waiter indexes into the crowd)."""
+        for control in self._controls:
+            control.send("stop")
+        merged = Report()
+        for start, control in zip(self.starts, self._controls, strict=True):
+            _, report = control.recv()
+            merged.opened += report.opened
+            merged.receipts += [(start + index, *rest) for index, *rest in report.receipts]
+            merged.inbox += [(start + index, *rest) for index, *rest in report.inbox]
+            merged.errors += report.errors
+            merged.dropped += report.dropped
+            merged.finished += report.finished
+            merged.polls += report.polls
+            merged.open_at_end += report.open_at_end
+            merged.cpu_seconds += report.cpu_seconds
+        return merged
+
+    def close(self) -> None:
+        """Wait for the processes to end (kill those that don't)."""
+        for process in self._processes:
+            if process.pid is None:
+                continue
+            process.join(30)
+            if process.is_alive():
+                process.kill()
+
+    @property
+    def processes(self) -> int:
+        """How many processes hold the crowd."""
+        return len(self._processes)
 
 
 def describe(report: Report) -> dict[str, Any]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import bisect
 import json
-import multiprocessing
 import os
 import time
 import uuid
@@ -32,7 +31,7 @@ from urllib.parse import urlsplit
 
 from bench import api as bench_api
 from bench.client import JsonClient
-from bench.crowd import POLL, STREAM, Report, Waiter, describe, run_crowd
+from bench.crowd import POLL, STREAM, CrowdProcesses, Report, Waiter, describe
 from bench.games import GameDriver
 from bench.store import delete_namespace
 from events.connection import RedisClient, connect, redis_url
@@ -50,6 +49,7 @@ DELIVERY_P99_TARGET_MS = 100.0
 FOLLOWING = 0.125  # of the waiters: 250 of 2,000 follow about one game in four that is played
 POLLING_FOLLOWERS = 4  # one followed game in 4 has a seat following by long poll, not stream
 SETTLE_SECONDS = 2.0  # after every waiter opened, before the load starts
+IDLE_SECONDS = 5.0  # the waiters' own CPU cost is measured over this, before the load
 ROUNDS = 4  # of the load with waiters; half as many before them and after
 ACKS: list[tuple[str, int, float]] = []  # (game, version after the command, acknowledged at)
 
@@ -282,21 +282,19 @@ def _hold(
     seconds: float,
     warmup: float,
 ) -> dict[str, Any]:
-    """Open the crowd in its own process, run the load inside the hold, close it; figures."""
+    """Open the crowd in processes of its own, run the load inside the hold, close it; figures
+    (with what the waiters alone cost the API processes in CPU, before the load)."""
     parts = urlsplit(served.base_url)
-    spawn = multiprocessing.get_context("spawn")
-    ours, theirs = spawn.Pipe()
-    process = spawn.Process(
-        target=run_crowd, args=(theirs, parts.hostname, parts.port, crowd), daemon=True
-    )
-    process.start()
+    assert parts.hostname is not None and parts.port is not None
+    processes = CrowdProcesses(parts.hostname, parts.port, crowd)
     try:
         started = time.monotonic()
-        _, _, errors = ours.recv()
+        errors = processes.open()
         open_seconds = time.monotonic() - started
         held_from = time.monotonic()
         time.sleep(SETTLE_SECONDS)
         idle = _resources(served, redis)
+        idle["api_cpu_per_second"] = _cpu_per_second(served, IDLE_SECONDS)
         side.drive(warmup, record=False)
         processes = served.processes()
         cpu_before = [_cpu_seconds(pid) for pid in processes]
@@ -305,15 +303,13 @@ def _hold(
         loaded = _resources(served, redis)
         loaded["api_cpu_seconds"] = [round(seconds, 1) for seconds in used]
         time.sleep(max(0.0, held_from + hold - time.monotonic()))
-        ours.send("stop")
-        _, report = ours.recv()
+        report = processes.stop()
         held_for = time.monotonic() - held_from
     finally:
-        process.join(30)
-        if process.is_alive():
-            process.kill()
+        processes.close()
     return {
         "report": report,
+        "crowd_processes": processes.processes,
         "opening_seconds": round(open_seconds, 2),
         "held_seconds": round(held_for, 1),
         "while_held_idle": idle,
@@ -398,6 +394,17 @@ def _connected_clients(client: RedisClient) -> int:
     """Redis's `connected_clients` (every client of the server, other programs' included)."""
     info: Any = client.info("clients")
     return int(info["connected_clients"])
+
+
+def _cpu_per_second(served: Served, seconds: float) -> list[float]:
+    """Each API process's CPU time per second over the next `seconds` (cores busy)."""
+    processes = served.processes()
+    before = [_cpu_seconds(pid) for pid in processes]
+    started = time.monotonic()
+    time.sleep(seconds)
+    took = time.monotonic() - started
+    used = [_cpu_seconds(pid) - was for pid, was in zip(processes, before, strict=True)]
+    return [round(cpu / took, 3) for cpu in used]
 
 
 def _cpu_seconds(pid: int) -> float:

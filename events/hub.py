@@ -17,7 +17,7 @@ import logging
 import os
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -34,11 +34,13 @@ from events.vocabulary import VOCABULARY, Vocabulary
 log = logging.getLogger(__name__)
 
 HEARD_KEPT = 64  # appends a watch keeps unread; beyond, it is told to read its stream instead
+GAMES_KEPT = 65_536  # games whose last heard append the hub remembers (older: "just now")
 LISTEN_SECONDS = 1.0  # the listener looks up from its connection this often (to notice close)
 FIRST_PAUSE_SECONDS = 0.1  # before subscribing again after a lost connection; doubles
 LONGEST_PAUSE_SECONDS = 5.0
 
 Append = list[StoredEvent]  # the events one append wrote, in order
+Mark = tuple[int, int]  # (subscription, appends heard): where the hub stood at a moment
 
 
 def inbox_watch(player_id: str) -> str:
@@ -128,6 +130,24 @@ class AppendHub:
         self._pid = 0
         self._closed = False
         self._pubsub: Any = None  # the listener's subscription, while it has one
+        self._subscription = 0  # counts the listener's subscriptions (each may have missed some)
+        self._appends = 0  # appends heard so far, of every game: the hub's clock
+        self._last_heard: OrderedDict[str, int] = OrderedDict()  # game: the clock when heard
+        self._forgotten = 0  # the latest clock dropped from _last_heard
+
+    def mark(self) -> Mark | None:
+        """Where the hub stands now (None: not listening), to be taken before reading a game:
+        `unchanged` then tells whether anything of that game was appended since."""
+        with self._lock:
+            return (self._subscription, self._appends) if self.subscribed.is_set() else None
+
+    def unchanged(self, game_id: str, mark: Mark | None) -> bool:
+        """Whether the hub has listened without a break since `mark` and heard no append of
+        the game since (one published meanwhile but not yet heard is heard by the watches)."""
+        with self._lock:
+            if mark is None or not self.subscribed.is_set() or mark[0] != self._subscription:
+                return False
+            return self._last_heard.get(game_id, self._forgotten) <= mark[1]
 
     @contextmanager
     def watch(self, game_id: str) -> Iterator[Watch]:
@@ -216,6 +236,8 @@ class AppendHub:
 
     def _subscribed(self) -> None:
         """Now hearing every append: whatever was appended before, every watch reads."""
+        with self._lock:
+            self._subscription += 1
         self.subscribed.set()
         with self._lock:
             watches = [watch for found in self._watches.values() for watch in found]
@@ -252,8 +274,14 @@ class AppendHub:
         """Hand one published append (`game\\nfirst version\\ntime\\nevent\\n...`) to its
         watches."""
         game, _, rest = data.partition(b"\n")
+        game_id = game.decode()
         with self._lock:
-            watches = list(self._watches.get(game.decode(), ()))
+            self._appends += 1
+            self._last_heard[game_id] = self._appends
+            self._last_heard.move_to_end(game_id)
+            if len(self._last_heard) > GAMES_KEPT:
+                self._forgotten = self._last_heard.popitem(last=False)[1]
+            watches = list(self._watches.get(game_id, ()))
         if not watches:
             return
         first, _, rest = rest.partition(b"\n")

@@ -8,6 +8,7 @@ random; only their SHA-256 is stored, each under a key of its own that names the
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import threading
 import time
@@ -210,8 +211,10 @@ class PlayerStore:
 
 
 class Presence:
-    """Who has had a request or a stream open lately, written at most once per `every`
-    seconds per player (or seat) by each process: a key that lives `ttl` seconds."""
+    """Who has had a request or a stream open lately: a key that lives `ttl` seconds per player
+    (or seat). A process writes one at once the first time it sees that player; after that it
+    renews it at most once per `every` seconds, in the background, all renewals due in one
+    pipeline, so a waiting client asking again costs its request no Redis call."""
 
     def __init__(
         self, redis_client: RedisClient, *, namespace: str, every: float = 15.0, ttl: int = 75
@@ -221,6 +224,9 @@ class Presence:
         self.every = every
         self.ttl = ttl
         self._written: dict[str, float] = {}
+        self._due: set[str] = set()  # renewals the background writer sends next
+        self._writer: threading.Thread | None = None
+        self._writer_pid = 0
         self._lock = threading.Lock()
 
     def key(self, who: str) -> str:
@@ -228,20 +234,56 @@ class Presence:
         return f"{self.namespace}:here:{who}"
 
     def touch(self, who: str) -> None:
-        """`who` is here now (written unless this process wrote it in the last `every` s)."""
+        """`who` is here now: written at once if this process has not written it lately,
+        renewed in the background if it wrote it more than `every` s ago."""
         now = time.monotonic()
         with self._lock:
-            if now - self._written.get(who, -self.every) < self.every:
+            written = self._written.get(who)
+            if written is not None and now - written < self.every:
                 return
             self._written[who] = now
             if len(self._written) > 100_000:  # forget the oldest half
                 for name in sorted(self._written, key=self._written.__getitem__)[:50_000]:
                     del self._written[name]
+            if written is not None and now - written < self.ttl - 2 * self.every:
+                self._due.add(who)  # its key lives long enough for the writer to renew it
+                self._start_writer()
+                return
         try:
             self.redis.set(self.key(who), 1, ex=self.ttl)
         except Exception:  # presence is a hint: a failed write must not fail the request
             with self._lock:
                 self._written.pop(who, None)
+
+    def _start_writer(self) -> None:
+        """Start the background writer unless it runs in this process (lock held)."""
+        if self._writer is not None and self._writer_pid == os.getpid():
+            return
+        self._writer_pid = os.getpid()
+        self._writer = threading.Thread(target=self._renew, name="presence", daemon=True)
+        self._writer.start()
+
+    def _renew(self) -> None:
+        """Write the renewals due, every `every` / 2 seconds, for as long as the process lives."""
+        while True:
+            time.sleep(self.every / 2)
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every renewal due now, in one pipeline."""
+        with self._lock:
+            due, self._due = self._due, set()
+        if not due:
+            return
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for who in due:
+                pipe.set(self.key(who), 1, ex=self.ttl)
+            pipe.execute()
+        except Exception:  # a lost Redis: written at once again next time
+            with self._lock:
+                for who in due:
+                    self._written.pop(who, None)
 
     def here(self, whos: Sequence[str]) -> list[bool]:
         """Whether each is here (had a request or a stream open within the last minute)."""

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import threading
+from typing import Protocol
 
 from events.games import GameRepository, LoadedGame
 from events.recent import Recent
 from events.store import StoredEvent
 
-HEADS_KEPT = 4096  # games whose latest state each process keeps
+HEADS_KEPT = 16_384  # games whose latest state each process keeps
+
+Mark = tuple[int, int]
+
+
+class Listener(Protocol):
+    """What hears every append in this process (events.hub.AppendHub)."""
+
+    def mark(self) -> Mark | None:
+        """Where it stands now (None: not listening)."""
+
+    def unchanged(self, game_id: str, mark: Mark | None) -> bool:
+        """Whether nothing of the game was appended since `mark`."""
 
 
 class HeadCache:
@@ -21,6 +34,7 @@ class HeadCache:
     def __init__(self, games: GameRepository, size: int = HEADS_KEPT) -> None:
         self.games = games
         self._heads: Recent[str, LoadedGame] = Recent(size)
+        self._checked: Recent[str, Mark] = Recent(size)  # the listener's mark at the last read
         self._lock = threading.Lock()
 
     def peek(self, game_id: str) -> LoadedGame | None:
@@ -28,8 +42,26 @@ class HeadCache:
         with self._lock:
             return self._heads.get(game_id)
 
-    def load(self, game_id: str) -> LoadedGame:
-        """The game at its head: the cached state plus the stream's newer events."""
+    def load(self, game_id: str, listener: Listener | None = None) -> LoadedGame:
+        """The game at its head: the cached state plus the stream's newer events. With the
+        process's `listener`, a head read since which it heard nothing of the game is taken as
+        it is, without reading Redis: only for a caller watching the game already (a long poll),
+        which hears any append the listener has not handled yet."""
+        if listener is None:
+            return self._read(game_id)
+        with self._lock:
+            cached, checked = self._heads.get(game_id), self._checked.get(game_id)
+        if cached is not None and listener.unchanged(game_id, checked):
+            return cached
+        mark = listener.mark()  # before the read: what is heard after it is news
+        loaded = self._read(game_id)
+        with self._lock:
+            if mark is not None and self._heads.get(game_id) is loaded:
+                self._checked.put(game_id, mark)
+        return loaded
+
+    def _read(self, game_id: str) -> LoadedGame:
+        """The cached state plus the stream's newer events (the cache keeps the result)."""
         cached = self.peek(game_id)
         stored = [] if cached is None else self.games.read(game_id, cached.version)
         if cached is not None and stored and _same(stored[0], cached):
@@ -50,11 +82,13 @@ class HeadCache:
         """Drop the game's head (e.g. it left Redis for the archive)."""
         with self._lock:
             self._heads.pop(game_id)
+            self._checked.pop(game_id)
 
     def remember(self, game_id: str, loaded: LoadedGame) -> None:
         """Keep `loaded` unless a later version is kept already (no table: forget the game)."""
         with self._lock:
             cached = self._heads.pop(game_id)
+            self._checked.pop(game_id)
             if loaded.table is None:
                 return
             if cached is not None and cached.version > loaded.version:

@@ -8,11 +8,18 @@ from service.deps import context
 from service.errors import ApiError
 
 
-def find_game(game_id: str, version: int | None = None) -> tuple[LoadedGame, Table]:
-    """The game at its head (or as it was at `version`), or a 404 problem."""
+def find_game(
+    game_id: str, version: int | None = None, *, watching: bool = False
+) -> tuple[LoadedGame, Table]:
+    """The game at its head (or as it was at `version`), or a 404 problem. A caller `watching`
+    the game's appends already (a long poll) may be answered from this process's head without
+    reading Redis, when the append hub has heard nothing of the game since it was read."""
     ctx = context()
     try:
-        game = ctx.heads.load(game_id) if version is None else ctx.games.load(game_id, version)
+        if version is not None:
+            game = ctx.games.load(game_id, version)
+        else:
+            game = ctx.heads.load(game_id, ctx.hub if watching else None)
     except ValueError:  # not a valid game id
         game = LoadedGame(None, 0)
     return existing(game_id, game)

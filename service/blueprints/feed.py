@@ -53,7 +53,7 @@ class Feed(MethodView):
         waits = wait > 0
         # A long poll watches the game before it loads it: what the load missed is heard.
         with follow(ctx, game_id, after, limit) if waits else nullcontext() as follower:
-            loaded, table = find_game(game_id)
+            loaded, table = find_game(game_id, watching=waits)
             who = reader(table)
             if follower is not None and loaded.version <= after:
                 follower.caught_up()
