@@ -25,6 +25,10 @@ from play import logs
 DEFAULT_THREADS = 8
 DEFAULT_WORKER_CLASS = "gevent"
 DEFAULT_WORKER_CONNECTIONS = 10_000  # clients one gevent worker serves at once
+DEFAULT_BACKLOG = 2048  # gunicorn's own default: connections waiting to be accepted
+LONGEST_BACKLOG = 65_535
+SPARE_FILES = 200  # open files a worker needs besides its clients (Redis, logs, metrics)
+SOMAXCONN = Path("/proc/sys/net/core/somaxconn")
 
 
 def default_workers() -> int:
@@ -44,6 +48,20 @@ keepalive = 5
 reuse_port = True  # each worker listens itself; the kernel spreads connections evenly
 control_socket_disable = True  # several servers on one machine would share its one path
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+
+def listen_backlog() -> int:
+    """The listen queue each worker's socket asks for: as long as the kernel allows
+    (net.core.somaxconn caps it), at least gunicorn's default, so that thousands of clients
+    reconnecting at once (after a restart) wait to be accepted rather than being refused."""
+    try:
+        allowed = int(SOMAXCONN.read_text())
+    except (OSError, ValueError):  # not Linux: the kernel caps it anyway
+        return DEFAULT_BACKLOG
+    return max(DEFAULT_BACKLOG, min(allowed, LONGEST_BACKLOG))
+
+
+backlog = int(os.environ.get("LOVELETTER_BACKLOG") or listen_backlog())
 
 
 class AppLogsRequests(Logger):
@@ -74,10 +92,25 @@ def raise_open_files_limit() -> int:
     return soft
 
 
+def clients_per_worker(open_files: int) -> int:
+    """How many clients a worker can hold under an open-files limit (one socket each)."""
+    return max(open_files - SPARE_FILES, 0)
+
+
 def on_starting(server: Any) -> None:
-    """Raise the open-files limit (the workers inherit it); start with an empty Prometheus
-    multiprocess folder (stale files would add up)."""
-    raise_open_files_limit()
+    """Raise the open-files limit (the workers inherit it) and warn when it holds fewer
+    clients than worker_connections; start with an empty Prometheus multiprocess folder (stale
+    files would add up)."""
+    open_files = raise_open_files_limit()
+    wanted = server.cfg.worker_connections
+    if server.cfg.worker_class_str == "gevent" and clients_per_worker(open_files) < wanted:
+        server.log.warning(
+            "the open-files limit (%d, the hard limit) lets a worker hold about %d clients,"
+            " not worker_connections=%d: raise the hard limit (ulimit -Hn, LimitNOFILE)",
+            open_files,
+            clients_per_worker(open_files),
+            wanted,
+        )
     folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
