@@ -286,10 +286,10 @@ def _hold(
     (with what the waiters alone cost the API processes in CPU, before the load)."""
     parts = urlsplit(served.base_url)
     assert parts.hostname is not None and parts.port is not None
-    processes = CrowdProcesses(parts.hostname, parts.port, crowd)
+    crowds = CrowdProcesses(parts.hostname, parts.port, crowd)
     try:
         started = time.monotonic()
-        errors = processes.open()
+        errors = crowds.open()
         open_seconds = time.monotonic() - started
         held_from = time.monotonic()
         time.sleep(SETTLE_SECONDS)
@@ -303,13 +303,13 @@ def _hold(
         loaded = _resources(served, redis)
         loaded["api_cpu_seconds"] = [round(seconds, 1) for seconds in used]
         time.sleep(max(0.0, held_from + hold - time.monotonic()))
-        report = processes.stop()
+        report = crowds.stop()
         held_for = time.monotonic() - held_from
     finally:
-        processes.close()
+        crowds.close()
     return {
         "report": report,
-        "crowd_processes": processes.processes,
+        "crowd_processes": crowds.processes,
         "opening_seconds": round(open_seconds, 2),
         "held_seconds": round(held_for, 1),
         "while_held_idle": idle,
@@ -477,7 +477,7 @@ def table(result: Mapping[str, Any]) -> str:
     """The figures as a few readable lines."""
     delivery, crowd = result["delivery"], result["crowd"]
     plain, loaded = result["without_waiters"], result["with_waiters"]
-    under = result["while_held_under_load"]
+    under, idle = result["while_held_under_load"], result["while_held_idle"]
     return "\n".join(
         [
             f"Waiters benchmark: {result['waiters']} waiting clients held"
@@ -491,8 +491,10 @@ def table(result: Mapping[str, Any]) -> str:
             f"  delivery p50 {delivery['p50_ms']} ms, p99 {delivery['p99_ms']} ms, max"
             f" {delivery['max_ms']} ms over {delivery['count']} deliveries (missing"
             f" {delivery['missing']}, repeated {delivery['repeated']})",
-            f"  waiters opened {crowd['opened']}, open at the end {crowd['open_at_end']},"
+            f"  waiters opened {crowd['opened']} in {result['opening_seconds']} s from"
+            f" {result['crowd_processes']} processes, open at the end {crowd['open_at_end']},"
             f" errors {crowd['errors']}, dropped {crowd['dropped']}",
+            f"  API CPU for the waiters alone {idle['api_cpu_per_second']} cores",
             f"  API RSS {under['api_rss_mb']} MB, Redis connections per API process"
             f" {under['api_redis_connections']}, Redis connected_clients"
             f" {under['redis_connected_clients']}",

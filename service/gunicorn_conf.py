@@ -3,8 +3,9 @@
 gevent workers: each worker process answers its clients on greenlets, so a client waiting on a
 long poll or an event stream costs a greenlet and a socket, not a thread (the append hub, one
 per process, wakes it; see events/hub.py). LOVELETTER_WORKER_CLASS=gthread brings back threads
-(LOVELETTER_THREADS per worker). LOVELETTER_WORKERS and LOVELETTER_WORKER_CONNECTIONS override
-the defaults; command-line flags override this file.
+(LOVELETTER_THREADS per worker). LOVELETTER_WORKERS, LOVELETTER_WORKER_CONNECTIONS and
+LOVELETTER_BACKLOG override the defaults; command-line flags override this file. The limits of
+the machine it raises (open files, listen backlog) are in docs/capacity.md.
 """
 
 from __future__ import annotations
