@@ -6,8 +6,10 @@ game (a seat's event stream with its token in the header, and the other seat's b
 or in one game of four by long poll), the followed games spread over all the drivers' games
 (with 2,000 waiters, about one played game in four); the others wait on tables where nobody
 comes (the creator's stream or long poll, a spectator's). Order of the run: the load without
-waiters for half its time; every waiter opens and is held for `--hold` seconds, with the load
-run inside that hold; the waiters close; the load without them for the other half. Figures:
+waiters for half its time; every waiter opens (from several processes of the crowd) and is held
+for `--hold` seconds, alone for a long poll's wait (what they cost the API processes in CPU by
+themselves), then with the load run inside that hold; the waiters close; the load without them
+for the other half. Figures:
 how long each followed event took from its command's acknowledgement to each waiting client of
 its game (0 when it arrived first), the commands with waiters against without, failures, the
 API processes' memory and Redis connections.
@@ -49,7 +51,6 @@ DELIVERY_P99_TARGET_MS = 100.0
 FOLLOWING = 0.125  # of the waiters: 250 of 2,000 follow about one game in four that is played
 POLLING_FOLLOWERS = 4  # one followed game in 4 has a seat following by long poll, not stream
 SETTLE_SECONDS = 2.0  # after every waiter opened, before the load starts
-IDLE_SECONDS = 5.0  # the waiters' own CPU cost is measured over this, before the load
 ROUNDS = 4  # of the load with waiters; half as many before them and after
 ACKS: list[tuple[str, int, float]] = []  # (game, version after the command, acknowledged at)
 
@@ -168,7 +169,9 @@ def run_waiters_bench(
             before = _resources(served, redis)
             side = bench_api.Side(bench_api.COMMAND_APP, TIMED_DRIVER, base, games)
             crowd = crowd_of(side, base, waiters, following, poll_wait)
-            held = _hold(served, redis, crowd, side, hold=hold, seconds=seconds, warmup=warmup)
+            idle = idle_seconds(hold, seconds, warmup, poll_wait)
+            held = _hold(served, redis, crowd, side, hold=hold, seconds=seconds, warmup=warmup,
+                         idle=idle)  # fmt: skip
             held["before_waiters"] = before
             drive(without, seconds / 2, ROUNDS // 2)
     finally:
@@ -206,6 +209,12 @@ def run_waiters_bench(
         and failures == 0
         and report.opened == waiters,
     }
+
+
+def idle_seconds(hold: float, seconds: float, warmup: float, poll_wait: float) -> float:
+    """How long the waiters' own CPU is measured, before the load: a long poll's whole wait
+    (every long poll asks again once), or what the hold leaves besides the load."""
+    return max(1.0, min(poll_wait, hold - SETTLE_SECONDS - warmup - seconds))
 
 
 def drive(side: bench_api.Side, seconds: float, rounds: int) -> None:
@@ -281,6 +290,7 @@ def _hold(
     hold: float,
     seconds: float,
     warmup: float,
+    idle: float,
 ) -> dict[str, Any]:
     """Open the crowd in processes of its own, run the load inside the hold, close it; figures
     (with what the waiters alone cost the API processes in CPU, before the load)."""
@@ -293,8 +303,9 @@ def _hold(
         open_seconds = time.monotonic() - started
         held_from = time.monotonic()
         time.sleep(SETTLE_SECONDS)
-        idle = _resources(served, redis)
-        idle["api_cpu_per_second"] = _cpu_per_second(served, IDLE_SECONDS)
+        quiet = _resources(served, redis)
+        quiet["api_cpu_per_second"] = _cpu_per_second(served, idle)
+        quiet["seconds"] = round(idle, 1)
         side.drive(warmup, record=False)
         processes = served.processes()
         cpu_before = [_cpu_seconds(pid) for pid in processes]
@@ -312,7 +323,7 @@ def _hold(
         "crowd_processes": crowds.processes,
         "opening_seconds": round(open_seconds, 2),
         "held_seconds": round(held_for, 1),
-        "while_held_idle": idle,
+        "while_held_idle": quiet,
         "while_held_under_load": loaded,
         "opening_errors": len(errors),
     }
