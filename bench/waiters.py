@@ -51,6 +51,7 @@ DELIVERY_P99_TARGET_MS = 100.0
 FOLLOWING = 0.125  # of the waiters: 250 of 2,000 follow about one game in four that is played
 POLLING_FOLLOWERS = 4  # one followed game in 4 has a seat following by long poll, not stream
 SETTLE_SECONDS = 2.0  # after every waiter opened, before the load starts
+IDLE_SECONDS = 5.0  # the waiters' own CPU is measured this long when no long poll says longer
 ROUNDS = 4  # of the load with waiters; half as many before them and after
 ACKS: list[tuple[str, int, float]] = []  # (game, version after the command, acknowledged at)
 
@@ -290,7 +291,7 @@ def _hold(
     hold: float,
     seconds: float,
     warmup: float,
-    idle: float,
+    idle: float = IDLE_SECONDS,
 ) -> dict[str, Any]:
     """Open the crowd in processes of its own, run the load inside the hold, close it; figures
     (with what the waiters alone cost the API processes in CPU, before the load)."""
