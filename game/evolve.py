@@ -9,7 +9,7 @@ from typing import Any
 from game import events as ev
 from game.editions import EDITIONS
 from game.fairness import dealt_order
-from game.state import Decision, GameState, Knowledge, Phase
+from game.state import Decision, GameState, Knowledge, Phase, from_fields
 
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
@@ -137,17 +137,19 @@ _PLAY = Decision.PLAY  # read on every turn: a module constant is quicker than t
 
 
 def _turn_started(s: GameState, e: ev.TurnStarted) -> GameState:
-    deck = s.deck[1:]
-    return s.evolved(
-        turn=s.turn + 1,
-        turn_seat=e.seat,
-        decision=_PLAY,
-        deciding_seat=None,
-        protected=_put(s.protected, e.seat, False) if s.protected[e.seat] else s.protected,
-        hands=_put(s.hands, e.seat, (*s.hands[e.seat], e.card)),
-        deck=deck,
-        knowledge=s.knowledge and _drawn_from_deck(s.knowledge, len(deck)),
-    )
+    seat, deck = e.seat, s.deck[1:]
+    new = s.fields()
+    new["turn"] = s.turn + 1
+    new["turn_seat"] = seat
+    new["decision"] = _PLAY
+    new["deciding_seat"] = None
+    if s.protected[seat]:
+        new["protected"] = _put(s.protected, seat, False)
+    new["hands"] = _put(s.hands, seat, (*s.hands[seat], e.card))
+    new["deck"] = deck
+    if s.knowledge:
+        new["knowledge"] = _drawn_from_deck(s.knowledge, len(deck))
+    return from_fields(new)
 
 
 def _card_drawn(s: GameState, e: ev.CardDrawn) -> GameState:
@@ -161,12 +163,13 @@ def _card_drawn(s: GameState, e: ev.CardDrawn) -> GameState:
 
 def _card_played(s: GameState, e: ev.CardPlayed) -> GameState:
     seat = e.seat
-    return s.evolved(
-        hands=_put(s.hands, seat, _without(s.hands[seat], e.card)),
-        discards=_put(s.discards, seat, (*s.discards[seat], e.card)),
-        sycophant=None,  # a Sycophant's mark binds only the next card played
-        knowledge=s.knowledge and _forget(s.knowledge, seat, e.card),
-    )
+    new = s.fields()
+    new["hands"] = _put(s.hands, seat, _without(s.hands[seat], e.card))
+    new["discards"] = _put(s.discards, seat, (*s.discards[seat], e.card))
+    new["sycophant"] = None  # a Sycophant's mark binds only the next card played
+    if s.knowledge:
+        new["knowledge"] = _forget(s.knowledge, seat, e.card)
+    return from_fields(new)
 
 
 def _unchanged(s: GameState, _: Any) -> GameState:

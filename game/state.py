@@ -78,11 +78,14 @@ class GameState:
 
     def evolved(self, **changes: Any) -> GameState:
         """A copy with some fields changed (a fast `dataclasses.replace`)."""
-        attributes = self.__dict__.copy()
-        attributes.update(changes)
-        new = _new(GameState)
-        _set_dict(new, attributes)
-        return new
+        fields = self.fields()
+        fields.update(changes)
+        return from_fields(fields)
+
+    def fields(self) -> dict[str, Any]:
+        """Every field by name, in a new dict: change some and make the next state of it with
+        `from_fields` (on every event: quicker than `evolved`'s keywords)."""
+        return self.__dict__.copy()
 
     @property
     def current(self) -> int | None:
@@ -109,9 +112,17 @@ class GameState:
         return _next_seat(self.eliminated, seat)
 
 
-# What `evolved` calls: object's own constructor, and the setter of a GameState's __dict__.
+# What `from_fields` calls: object's own constructor, and the setter of a GameState's __dict__.
 _new = object.__new__
 _set_dict = GameState.__dict__["__dict__"].__set__
+
+
+def from_fields(fields: dict[str, Any]) -> GameState:
+    """The state with these fields (every one, as `GameState.fields` gives them), taken as they
+    are: no checks and no copy."""
+    new = _new(GameState)
+    _set_dict(new, fields)
+    return new
 
 
 @cache
