@@ -92,6 +92,10 @@ def _played_card(state: GameState) -> str:
     return state.discards[state.turn_seat][-1]
 
 
+# Read on every turn: module constants are quicker than the enums' attributes.
+_ROUND, _PLAY = Phase.ROUND, Decision.PLAY
+
+
 def _game_started(_: None, e: ev.GameStarted) -> GameState:
     count = len(e.players)
     return GameState(
@@ -108,32 +112,26 @@ def _game_started(_: None, e: ev.GameStarted) -> GameState:
 
 def _round_started(s: GameState, e: ev.RoundStarted) -> GameState:
     count = len(s.players)
-    return s.evolved(
-        phase=Phase.ROUND,
-        round=e.round,
-        turn=0,
-        turn_seat=e.first,
-        decision=Decision.PLAY,
-        deciding_seat=None,
-        hands=tuple((card,) for card in e.hands),
-        discards=((),) * count,
-        eliminated=(False,) * count,
-        protected=(False,) * count,
-        deck=e.deck,
-        set_aside=e.set_aside,
-        face_up=e.face_up,
-        sycophant=None,
-        jesters=(),
-        knowledge=(),
-        commitment=e.commitment,
-        salt=e.salt,
-        dealt=dealt_order(e.set_aside, e.face_up, e.hands, e.deck),
-        end_reason=None,
-        showdown=(),
-    )
-
-
-_PLAY = Decision.PLAY  # read on every turn: a module constant is quicker than the enum's attribute
+    new = s.fields()
+    new["phase"] = _ROUND
+    new["round"] = e.round
+    new["turn"] = 0
+    new["turn_seat"] = e.first
+    new["decision"] = _PLAY
+    new["deciding_seat"] = None
+    new["hands"] = tuple([(card,) for card in e.hands])
+    new["discards"] = ((),) * count
+    new["eliminated"] = new["protected"] = (False,) * count
+    new["deck"] = e.deck
+    new["set_aside"] = e.set_aside
+    new["face_up"] = e.face_up
+    new["sycophant"] = None
+    new["jesters"] = new["knowledge"] = new["showdown"] = ()
+    new["commitment"] = e.commitment
+    new["salt"] = e.salt
+    new["dealt"] = dealt_order(e.set_aside, e.face_up, e.hands, e.deck)
+    new["end_reason"] = None
+    return from_fields(new)
 
 
 def _turn_started(s: GameState, e: ev.TurnStarted) -> GameState:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from typing import Any
@@ -51,7 +51,9 @@ class GameState:
     players: tuple[str, ...]
     seed: str
     tokens: tuple[int, ...]
-    phase: Phase = Phase.BETWEEN_ROUNDS
+    # A factory rather than a default: an enum member as a class attribute keeps CPython from
+    # specialising reads of the field, and `state.phase` is read several times a move.
+    phase: Phase = field(default_factory=lambda: Phase.BETWEEN_ROUNDS)
     round: int = 0
     turn: int = 0  # turns started this round
     turn_seat: int = 0  # whose turn it is
