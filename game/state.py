@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from game.editions import Edition
+from game.values import quick_init
 
 
 class Phase(StrEnum):
@@ -29,6 +30,7 @@ class Decision(StrEnum):
 _ROUND = Phase.ROUND  # read on every move: a module constant is quicker than the enum's attribute
 
 
+@quick_init  # made on every look at a hand, and again when the card may have moved
 @dataclass(frozen=True, slots=True)
 class Knowledge:
     """Something `viewer` learnt privately: `seat` held `card` (seat None: under the deck)."""
