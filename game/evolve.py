@@ -118,19 +118,17 @@ def _round_started(s: GameState, e: ev.RoundStarted) -> GameState:
     new["turn"] = 0
     new["turn_seat"] = e.first
     new["decision"] = _PLAY
-    new["deciding_seat"] = None
+    new.update(deciding_seat=None, sycophant=None, end_reason=None)
     new["hands"] = tuple([(card,) for card in e.hands])
     new["discards"] = ((),) * count
     new["eliminated"] = new["protected"] = (False,) * count
     new["deck"] = e.deck
     new["set_aside"] = e.set_aside
     new["face_up"] = e.face_up
-    new["sycophant"] = None
     new["jesters"] = new["knowledge"] = new["showdown"] = ()
     new["commitment"] = e.commitment
     new["salt"] = e.salt
     new["dealt"] = dealt_order(e.set_aside, e.face_up, e.hands, e.deck)
-    new["end_reason"] = None
     return from_fields(new)
 
 
@@ -164,7 +162,8 @@ def _card_played(s: GameState, e: ev.CardPlayed) -> GameState:
     new = s.fields()
     new["hands"] = _put(s.hands, seat, _without(s.hands[seat], e.card))
     new["discards"] = _put(s.discards, seat, (*s.discards[seat], e.card))
-    new["sycophant"] = None  # a Sycophant's mark binds only the next card played
+    if s.sycophant is not None:
+        new.update(sycophant=None)  # a Sycophant's mark binds only the next card played
     if s.knowledge:
         new["knowledge"] = _forget(s.knowledge, seat, e.card)
     return from_fields(new)

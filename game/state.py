@@ -80,6 +80,11 @@ class GameState:
     game_winners: tuple[int, ...] = ()
     forfeited: frozenset[int] = frozenset()
 
+    def __post_init__(self) -> None:
+        # The fields as a dict of its own: the first one of an instance shares its keys with the
+        # class, and so would every copy (`fields`), whose reads CPython 3.11 can't specialise.
+        _set_dict(self, dict(self.__dict__))
+
     def evolved(self, **changes: Any) -> GameState:
         """A copy with some fields changed (a fast `dataclasses.replace`)."""
         fields = self.fields()
