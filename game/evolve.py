@@ -260,15 +260,15 @@ def _redraw_answered(s: GameState, _: ev.RedrawAnswered) -> GameState:
 
 def _player_eliminated(s: GameState, e: ev.PlayerEliminated) -> GameState:
     seat = e.seat
+    new = s.fields()
     if s.deciding_seat == seat:  # out while a Bishop waited for their answer
-        s = s.evolved(decision=Decision.PLAY, deciding_seat=None)
-    return s.evolved(
-        hands=_put(s.hands, seat, ()),
-        discards=_put(s.discards, seat, s.discards[seat] + e.hand),
-        eliminated=_put(s.eliminated, seat, True),
-        protected=_put(s.protected, seat, False),
-        knowledge=_forget(s.knowledge, seat),
-    )
+        new.update(decision=_PLAY, deciding_seat=None)
+    new["hands"] = _put(s.hands, seat, ())
+    new["discards"] = _put(s.discards, seat, s.discards[seat] + e.hand)
+    new["eliminated"] = _put(s.eliminated, seat, True)
+    new["protected"] = _put(s.protected, seat, False)
+    new["knowledge"] = _forget(s.knowledge, seat)
+    return from_fields(new)
 
 
 def _token_gained(s: GameState, e: ev.TokenGained) -> GameState:
