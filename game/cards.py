@@ -60,7 +60,7 @@ class Card:
     copies: Mapping[str, int]  # edition id -> copies in the deck (the editions that have it)
     text: str | Mapping[str, str]  # the rules text a client shows, or one per edition
     effect: Effect
-    chooses: Choice = Choice.NONE
+    chooses: Choice = field(default_factory=lambda: Choice.NONE)  # see `GameState.phase`
     names: Mapping[str, Naming] = field(default_factory=dict)  # edition id -> what it names
     # Rules beyond the effect, as data (each is read where it applies).
     unnameable: bool = False  # a guess may name neither it nor its number (the Guard)

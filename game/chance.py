@@ -14,6 +14,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 WORD = 4  # bytes per draw: a 32-bit number
+_pack_4_words = struct.Struct(">4I").pack
 
 
 class Chance:
@@ -54,4 +55,4 @@ class Chance:
 
     def salt(self) -> str:
         """128 random bits as hex, to salt a commitment."""
-        return "{:08x}{:08x}{:08x}{:08x}".format(*self.words(4))
+        return _pack_4_words(*self.words(4)).hex()  # each word as 8 hex digits, as "%08x"

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.values import quick_init
 
+
+@quick_init  # made for every round dealt
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A round's layout after the shuffle: the chance outcome a RoundStarted event records."""
@@ -26,6 +29,7 @@ class StartGame:
     deal: Deal | None = None
 
 
+@quick_init  # made for every round dealt
 @dataclass(frozen=True, slots=True)
 class StartRound:
     """Deal the next round after one has ended; the rules choose who starts."""

@@ -139,10 +139,12 @@ def _check_deal(edition: Edition, players: int, deal: Deal) -> None:
 
 def _check_turn(state: GameState | None, seat: int, wanted: Decision) -> GameState:
     """The state, if `seat` is the one that must make decision `wanted` now."""
-    # The common case first (a bool seat is refused below, though True == 1).
-    current = state is not None and state.decision is wanted and seat == state.current
-    if current and type(seat) is int:
-        return state  # type: ignore[return-value]
+    # The common case first (a bool seat is refused below, though True == 1), with
+    # `state.current` written out: a property is read the slow way on every move.
+    if state is not None and state.decision is wanted and state.phase is _ROUND:
+        deciding = state.deciding_seat
+        if seat == (state.turn_seat if deciding is None else deciding) and type(seat) is int:
+            return state
     state = _game_on(state)
     if state.phase is not Phase.ROUND:
         raise IllegalCommand("round-over", "The round is over; the next one is not dealt yet.")
@@ -165,7 +167,7 @@ _WRONG_DECISION: dict[Decision | None, tuple[str, str]] = {
 
 
 # Read on every move: module constants are quicker than the enums' attributes.
-_PLAY, _NO_CHOICE = Decision.PLAY, Choice.NONE
+_PLAY, _NO_CHOICE, _ROUND = Decision.PLAY, Choice.NONE, Phase.ROUND
 
 
 def _play_card(em: Emitter, command: PlayCard) -> None:

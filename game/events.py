@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, get_args
 
+from game.values import quick_init
+
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
@@ -267,3 +269,6 @@ Event = (
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.type: cls for cls in get_args(Event)}
+
+for _event_type in EVENT_TYPES.values():
+    quick_init(_event_type)  # a round's events are made on every deal, some on every move

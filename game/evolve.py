@@ -9,7 +9,7 @@ from typing import Any
 from game import events as ev
 from game.editions import EDITIONS
 from game.fairness import dealt_order
-from game.state import Decision, GameState, Knowledge, Phase
+from game.state import Decision, GameState, Knowledge, Phase, from_fields
 
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
@@ -92,6 +92,10 @@ def _played_card(state: GameState) -> str:
     return state.discards[state.turn_seat][-1]
 
 
+# Read on every turn: module constants are quicker than the enums' attributes.
+_ROUND, _PLAY = Phase.ROUND, Decision.PLAY
+
+
 def _game_started(_: None, e: ev.GameStarted) -> GameState:
     count = len(e.players)
     return GameState(
@@ -108,46 +112,40 @@ def _game_started(_: None, e: ev.GameStarted) -> GameState:
 
 def _round_started(s: GameState, e: ev.RoundStarted) -> GameState:
     count = len(s.players)
-    return s.evolved(
-        phase=Phase.ROUND,
-        round=e.round,
-        turn=0,
-        turn_seat=e.first,
-        decision=Decision.PLAY,
-        deciding_seat=None,
-        hands=tuple((card,) for card in e.hands),
-        discards=((),) * count,
-        eliminated=(False,) * count,
-        protected=(False,) * count,
-        deck=e.deck,
-        set_aside=e.set_aside,
-        face_up=e.face_up,
-        sycophant=None,
-        jesters=(),
-        knowledge=(),
-        commitment=e.commitment,
-        salt=e.salt,
-        dealt=dealt_order(e.set_aside, e.face_up, e.hands, e.deck),
-        end_reason=None,
-        showdown=(),
-    )
-
-
-_PLAY = Decision.PLAY  # read on every turn: a module constant is quicker than the enum's attribute
+    new = s.fields()
+    new["phase"] = _ROUND
+    new["round"] = e.round
+    new["turn"] = 0
+    new["turn_seat"] = e.first
+    new["decision"] = _PLAY
+    new.update(deciding_seat=None, sycophant=None, end_reason=None)
+    new["hands"] = tuple([(card,) for card in e.hands])
+    new["discards"] = ((),) * count
+    new["eliminated"] = new["protected"] = (False,) * count
+    new["deck"] = e.deck
+    new["set_aside"] = e.set_aside
+    new["face_up"] = e.face_up
+    new["jesters"] = new["knowledge"] = new["showdown"] = ()
+    new["commitment"] = e.commitment
+    new["salt"] = e.salt
+    new["dealt"] = dealt_order(e.set_aside, e.face_up, e.hands, e.deck)
+    return from_fields(new)
 
 
 def _turn_started(s: GameState, e: ev.TurnStarted) -> GameState:
-    deck = s.deck[1:]
-    return s.evolved(
-        turn=s.turn + 1,
-        turn_seat=e.seat,
-        decision=_PLAY,
-        deciding_seat=None,
-        protected=_put(s.protected, e.seat, False) if s.protected[e.seat] else s.protected,
-        hands=_put(s.hands, e.seat, (*s.hands[e.seat], e.card)),
-        deck=deck,
-        knowledge=s.knowledge and _drawn_from_deck(s.knowledge, len(deck)),
-    )
+    seat, deck = e.seat, s.deck[1:]
+    new = s.fields()
+    new["turn"] = s.turn + 1
+    new["turn_seat"] = seat
+    new["decision"] = _PLAY
+    new["deciding_seat"] = None
+    if s.protected[seat]:
+        new["protected"] = _put(s.protected, seat, False)
+    new["hands"] = _put(s.hands, seat, (*s.hands[seat], e.card))
+    new["deck"] = deck
+    if s.knowledge:
+        new["knowledge"] = _drawn_from_deck(s.knowledge, len(deck))
+    return from_fields(new)
 
 
 def _card_drawn(s: GameState, e: ev.CardDrawn) -> GameState:
@@ -161,12 +159,14 @@ def _card_drawn(s: GameState, e: ev.CardDrawn) -> GameState:
 
 def _card_played(s: GameState, e: ev.CardPlayed) -> GameState:
     seat = e.seat
-    return s.evolved(
-        hands=_put(s.hands, seat, _without(s.hands[seat], e.card)),
-        discards=_put(s.discards, seat, (*s.discards[seat], e.card)),
-        sycophant=None,  # a Sycophant's mark binds only the next card played
-        knowledge=s.knowledge and _forget(s.knowledge, seat, e.card),
-    )
+    new = s.fields()
+    new["hands"] = _put(s.hands, seat, _without(s.hands[seat], e.card))
+    new["discards"] = _put(s.discards, seat, (*s.discards[seat], e.card))
+    if s.sycophant is not None:
+        new.update(sycophant=None)  # a Sycophant's mark binds only the next card played
+    if s.knowledge:
+        new["knowledge"] = _forget(s.knowledge, seat, e.card)
+    return from_fields(new)
 
 
 def _unchanged(s: GameState, _: Any) -> GameState:
@@ -260,15 +260,15 @@ def _redraw_answered(s: GameState, _: ev.RedrawAnswered) -> GameState:
 
 def _player_eliminated(s: GameState, e: ev.PlayerEliminated) -> GameState:
     seat = e.seat
+    new = s.fields()
     if s.deciding_seat == seat:  # out while a Bishop waited for their answer
-        s = s.evolved(decision=Decision.PLAY, deciding_seat=None)
-    return s.evolved(
-        hands=_put(s.hands, seat, ()),
-        discards=_put(s.discards, seat, s.discards[seat] + e.hand),
-        eliminated=_put(s.eliminated, seat, True),
-        protected=_put(s.protected, seat, False),
-        knowledge=_forget(s.knowledge, seat),
-    )
+        new.update(decision=_PLAY, deciding_seat=None)
+    new["hands"] = _put(s.hands, seat, ())
+    new["discards"] = _put(s.discards, seat, s.discards[seat] + e.hand)
+    new["eliminated"] = _put(s.eliminated, seat, True)
+    new["protected"] = _put(s.protected, seat, False)
+    new["knowledge"] = _forget(s.knowledge, seat)
+    return from_fields(new)
 
 
 def _token_gained(s: GameState, e: ev.TokenGained) -> GameState:

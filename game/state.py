@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from typing import Any
 
 from game.editions import Edition
+from game.values import quick_init
 
 
 class Phase(StrEnum):
@@ -29,6 +30,7 @@ class Decision(StrEnum):
 _ROUND = Phase.ROUND  # read on every move: a module constant is quicker than the enum's attribute
 
 
+@quick_init  # made on every look at a hand, and again when the card may have moved
 @dataclass(frozen=True, slots=True)
 class Knowledge:
     """Something `viewer` learnt privately: `seat` held `card` (seat None: under the deck)."""
@@ -51,7 +53,9 @@ class GameState:
     players: tuple[str, ...]
     seed: str
     tokens: tuple[int, ...]
-    phase: Phase = Phase.BETWEEN_ROUNDS
+    # A factory rather than a default: an enum member as a class attribute keeps CPython from
+    # specialising reads of the field, and `state.phase` is read several times a move.
+    phase: Phase = field(default_factory=lambda: Phase.BETWEEN_ROUNDS)
     round: int = 0
     turn: int = 0  # turns started this round
     turn_seat: int = 0  # whose turn it is
@@ -76,13 +80,21 @@ class GameState:
     game_winners: tuple[int, ...] = ()
     forfeited: frozenset[int] = frozenset()
 
+    def __post_init__(self) -> None:
+        # The fields as a dict of its own: the first one of an instance shares its keys with the
+        # class, and so would every copy (`fields`), whose reads CPython 3.11 can't specialise.
+        _set_dict(self, dict(self.__dict__))
+
     def evolved(self, **changes: Any) -> GameState:
         """A copy with some fields changed (a fast `dataclasses.replace`)."""
-        attributes = self.__dict__.copy()
-        attributes.update(changes)
-        new = _new(GameState)
-        _set_dict(new, attributes)
-        return new
+        fields = self.fields()
+        fields.update(changes)
+        return from_fields(fields)
+
+    def fields(self) -> dict[str, Any]:
+        """Every field by name, in a new dict: change some and make the next state of it with
+        `from_fields` (on every event: quicker than `evolved`'s keywords)."""
+        return self.__dict__.copy()
 
     @property
     def current(self) -> int | None:
@@ -109,9 +121,17 @@ class GameState:
         return _next_seat(self.eliminated, seat)
 
 
-# What `evolved` calls: object's own constructor, and the setter of a GameState's __dict__.
+# What `from_fields` calls: object's own constructor, and the setter of a GameState's __dict__.
 _new = object.__new__
 _set_dict = GameState.__dict__["__dict__"].__set__
+
+
+def from_fields(fields: dict[str, Any]) -> GameState:
+    """The state with these fields (every one, as `GameState.fields` gives them), taken as they
+    are: no checks and no copy."""
+    new = _new(GameState)
+    _set_dict(new, fields)
+    return new
 
 
 @cache
