@@ -36,10 +36,10 @@ from typing import Any
 from rq import Queue
 
 from bench import api as bench_api
-from bench.bots import _workers
 from bench.client import JsonClient, guest_token
+from bench.figures import latency_figures
+from bench.processes import worker_processes
 from bench.store import delete_namespace
-from bench.waiters import _figures
 from events.connection import as_text, connect, redis_url
 from play.context import Context
 from play.settings import Settings
@@ -291,7 +291,7 @@ def run_queue_bench(
     queue = Queue(namespace, connection=redis)  # type: ignore[arg-type]
     ctx = Context.on(redis, Settings(namespace=namespace, queue=namespace))
     try:
-        with _workers(url, queue, rq_workers, env), _apis(env, apis) as bases:
+        with worker_processes(url, queue, rq_workers, env), _apis(env, apis) as bases:
             started = time.monotonic()
             tokens = set_up(bases, players)
             setup_seconds = time.monotonic() - started
@@ -398,8 +398,8 @@ def check(ctx: Context, wishes: list[Wish]) -> dict[str, Any]:
         "ranked_games": sum(1 for t in tables.values() if getattr(t, "ranked", False)),
         "tables_by_people": dict(sorted(humans.items())),
         "bot_seats": bots,
-        "time_to_match_ms": _figures(server_s),
-        "time_to_match_seen_ms": _figures(client_s),
+        "time_to_match_ms": latency_figures(server_s),
+        "time_to_match_seen_ms": latency_figures(client_s),
         "matched_twice": twice,
         "entries_lost": lost,
         "cancelled_then_matched": cancelled_then_matched,
