@@ -25,6 +25,7 @@ import http.client
 import json
 import os
 import random
+import sys
 import threading
 import time
 import uuid
@@ -229,6 +230,11 @@ class Crowd:
             self.at(time.monotonic() + POLL_SECONDS, "poll", index)
 
 
+def say(line: str) -> None:
+    """A line on stderr: where a long run is."""
+    print(f"bench queue: {line}", file=sys.stderr, flush=True)
+
+
 def wishes_of(tokens: list[str], bases: list[str], cancel: float, seed: int = 7) -> list[Wish]:
     """What each player asks for."""
     rng = random.Random(seed)
@@ -315,10 +321,12 @@ def run_queue_bench(
             rng = random.Random(11)
             for index in range(len(wishes)):
                 crowd.at(begin + rng.uniform(0, seconds), "enter", index)
+            say(f"{players} players set up in {setup_seconds:.0f} s; the crowd enters")
             crowd.run()
             crowd.pool.shutdown(wait=True)
             ran_seconds = time.monotonic() - begin
             checked = check(ctx, wishes)
+            say(f"{checked['games']} games matched; playing them out")
             ratings = play_out(ctx, wishes, checked.pop("seated"), threads)
     finally:
         queue.delete(delete_jobs=True)
@@ -437,6 +445,7 @@ def play_out(
         played = list(pool.map(lambda game_id: play_game(ctx, wishes, game_id, seated[game_id]),
                                seated))  # fmt: skip
     play_seconds = time.monotonic() - started
+    say(f"played out in {play_seconds:.0f} s; checking the ratings, then a rebuild")
     endings = Counter[str]()
     ranked: set[str] = set()
     for game_id in seated:
