@@ -508,7 +508,7 @@ def play_game(
     deadline = time.monotonic() + GAME_SECONDS
     try:
         while time.monotonic() < deadline and failures < MOVE_FAILURES:
-            game = ctx.games.load(game_id)
+            game = ctx.heads.load(game_id)  # the last state seen, and the stream's news
             table = game.table
             if table is None or table.status == "over":
                 break
