@@ -326,6 +326,7 @@ def run_queue_bench(
             crowd.pool.shutdown(wait=True)
             ran_seconds = time.monotonic() - begin
             checked = check(ctx, wishes)
+            check_seconds = time.monotonic() - begin - ran_seconds
             say(f"{checked['games']} games matched; playing them out")
             ratings = play_out(ctx, wishes, checked.pop("seated"), threads)
     finally:
@@ -343,6 +344,8 @@ def run_queue_bench(
         "rq_workers": rq_workers,
         "setup_seconds": round(setup_seconds, 1),
         "run_seconds": round(ran_seconds, 1),
+        "check_seconds": round(check_seconds, 1),
+        "total_seconds": round(time.monotonic() - started, 1),
         "states_seen": dict(states),
         "requests": dict(crowd.requests),
         "client_failures": dict(crowd.failures),
