@@ -13,21 +13,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from rq import Queue, Worker
+from rq import Queue
 
-import play
+from bench.processes import worker_processes
 from events.connection import RedisClient, connect, redis_url
 from events.games import LoadedGame
 from events.store import Idempotency
@@ -40,11 +37,9 @@ from play.send_command import send_command
 from play.settings import Settings
 from service.cli.help import add_command
 from service.cli.progress import Advance, no_progress, progress
-from service.serve import Child
 
 HUMAN, BOT = 0, 1
 WAIT_SECONDS = 60.0  # a bot that has not answered by then counts as an error
-READY_TIMEOUT_SECONDS = 30.0
 NOOP = "bench.noop.noop"
 
 
@@ -114,7 +109,7 @@ def run_bots_bench(
     if bot_budget_ms is not None:
         env["LOVELETTER_BOT_BUDGET_MS"] = str(bot_budget_ms)
     try:
-        with _workers(url, ctx.queue, workers, env):
+        with worker_processes(url, ctx.queue, workers, env):
             idle = time_noops(ctx.queue, jobs)
             players = [Player(ctx, f"g{n}", edition, bot, moves, seed=n) for n in range(games)]
             loaded, errors = _play(ctx.queue, players, advance)
@@ -303,36 +298,6 @@ def table(result: Mapping[str, Any]) -> str:
         f" (namespace and queue {result['namespace']}, deleted)"
     )
     return "\n".join(lines)
-
-
-@contextmanager
-def _workers(url: str, queue: Queue, count: int, env: Mapping[str, str]) -> Iterator[None]:
-    """`count` rq worker processes on the queue, registered before this yields; then stopped."""
-    root = str(Path(play.__file__).resolve().parents[1])
-    path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
-    child_env = {**os.environ, **env, "PYTHONPATH": path}
-    command = [
-        sys.executable, "-m", "rq.cli", "worker", "--url", url,
-        "--worker-class", "workers.worker.Worker", "--with-scheduler",
-        "--logging_level", "WARNING", queue.name,
-    ]  # fmt: skip
-    children: list[Child] = []
-    keys: list[str] = []
-    try:
-        for number in range(count):
-            children.append(Child(f"rq worker {number + 1}", command, child_env, quiet=True))
-        deadline = time.monotonic() + READY_TIMEOUT_SECONDS
-        while len(keys) < count:
-            if time.monotonic() > deadline or not all(child.alive() for child in children):
-                raise RuntimeError(f"{count} rq workers did not start on queue {queue.name}")
-            time.sleep(0.05)
-            keys = [worker.key for worker in Worker.all(connection=queue.connection, queue=queue)]
-        yield
-    finally:
-        for child in children:
-            child.stop()
-        if keys:  # a stopped worker's keys would otherwise linger for a minute
-            queue.connection.delete(*keys, *(f"{key}:executions" for key in keys))
 
 
 def _clean(client: RedisClient, queue: Queue, namespace: str) -> None:

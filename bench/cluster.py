@@ -41,10 +41,10 @@ from typing import Any
 import redis
 from rq import Queue, Worker
 
-from bench.bots import _workers
 from bench.client import JsonClient
 from bench.driver import BOT, EDITION, POLLS, Ack, Call, Driver, Game
 from bench.failover import READY_TIMEOUT_SECONDS, Failover, fail_over_twice
+from bench.processes import worker_processes
 from bench.store import sample_event, sample_meta
 from bench.usage import cpu_seconds, snapshot
 from events.audit import export_line, verify_lines
@@ -159,7 +159,8 @@ def run_cluster_bench(
             settings = {**env, "LOVELETTER_APPEND_REPLICAS": str(replicas)}
             bases[mode], api_pids[mode] = stack.enter_context(_apis(folder, mode, settings, apis))
         queue = Queue(namespace, connection=queue_client)
-        stack.enter_context(_workers(queue_server.url, queue, workers, {**env, **BOT_SETTINGS}))
+        bot_env = {**env, **BOT_SETTINGS}
+        stack.enter_context(worker_processes(queue_server.url, queue, workers, bot_env))
         worker_pids = [int(worker.pid) for worker in Worker.all(queue=queue) if worker.pid]
         setup_seconds = time.monotonic() - began
         appends = _append_costs(store_client, namespace, timeout_ms)

@@ -31,11 +31,12 @@ from typing import Any
 from rq import Queue
 
 from bench import api as bench_api
-from bench.bots import _workers
 from bench.client import JsonClient, guest_token
 from bench.crowd import INBOX, Report, Waiter, describe
+from bench.figures import latency_figures
+from bench.processes import worker_processes
 from bench.store import delete_namespace
-from bench.waiters import ROUNDS, _figures, _hold, _server, drive
+from bench.waiters import ROUNDS, drive, hold_crowd, served_app
 from events.connection import RedisClient, connect, redis_url
 from service.cli.help import add_command
 from service.gunicorn_conf import DEFAULT_WORKER_CLASS, default_workers, raise_open_files_limit
@@ -169,7 +170,7 @@ def run_inbox_bench(
     redis = connect(url)
     queue = Queue(namespace, connection=redis)  # type: ignore[arg-type]
     try:
-        with _workers(url, queue, rq_workers, env), _server(env, workers) as served:
+        with worker_processes(url, queue, rq_workers, env), served_app(env, workers) as served:
             base = served.base_url
             memory_before = _used_memory(redis)
             started = time.monotonic()
@@ -190,7 +191,7 @@ def run_inbox_bench(
             drive(without, seconds / 2, ROUNDS // 2)
             side = bench_api.Side(bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, load_games)
             crowd = [Waiter(INBOX, "", "/players/me/stream", token) for token in tokens]
-            held = _hold(served, redis, crowd, side, hold=hold, seconds=seconds, warmup=warmup)
+            held = hold_crowd(served, redis, crowd, side, hold=hold, seconds=seconds, warmup=warmup)
             drive(without, seconds / 2, ROUNDS // 2)
             mover.stopping.set()
             mover.join(10)
@@ -281,8 +282,8 @@ def inbox_deliveries(report: Report) -> dict[str, Any]:
         by_type.setdefault(kind, []).append(max(received - appended, 0.0))
     seen = {(index, game, version, kind) for index, game, version, kind, _, _ in report.inbox}
     return {
-        **_figures(latencies),
-        "by_type": {kind: _figures(values) for kind, values in sorted(by_type.items())},
+        **latency_figures(latencies),
+        "by_type": {kind: latency_figures(values) for kind, values in sorted(by_type.items())},
         "repeated": len(report.inbox) - len(seen),
     }
 

@@ -6,13 +6,15 @@ Set-up (not timed): PLAYERS guest players. Then each enters at a random time wit
 (`2019`, a random one to three of 2 to 6 seats; half ranked, the others with bots after 5 to 20
 s; some cancel after a few seconds), on an API process of its own, and polls its entry every
 2 s (as the web client does) until it is matched, cancelled or dropped. Once the crowd is
-through, every matched player leaves its game to the bots (abandon), so the games end and the
-ranked ones are rated.
+through, every matched game is played to its end: the bench plays each person's seat over HTTP
+(the `medium` bot chooses from the seat's own view), the workers play the bots' seats, and the
+ranked games are rated as they end.
 Figures: time to a match (the entry's time to its match, by the store's clock) p50/p99, and as
 the players saw it (to the poll that said so); players matched twice (seated at two tables, or
 at a seat their entry doesn't name) and entries lost (answered 201 but gone, or matched with no
 table), which must both be 0; cancels answered `cancelled` whose entry was matched anyway (0);
-rating updates applied twice or missed (0), and the rating projection's games per second.
+rating updates applied twice or missed (0), and the rating projection's games per second (a
+`rebuild` of every game played, which must give the same ratings).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import http.client
 import json
 import os
 import random
+import sys
 import threading
 import time
 import uuid
@@ -36,19 +39,30 @@ from typing import Any
 from rq import Queue
 
 from bench import api as bench_api
-from bench.bots import _workers
 from bench.client import JsonClient, guest_token
+from bench.figures import latency_figures
+from bench.processes import worker_processes
 from bench.store import delete_namespace
-from bench.waiters import _figures
 from events.connection import as_text, connect, redis_url
+from game.bots import make_policy
+from game.legal import legal_commands
+from game.table import waiting_on
+from game.views import view
 from play.context import Context
+from play.records import rebuild, table_games
 from play.settings import Settings
 from service.cli.help import add_command
 from service.gunicorn_conf import raise_open_files_limit
+from service.schemas.commands import wire_command
 
 EDITION = "2019"
 POLL_SECONDS = 2.0
 SETUP_THREADS = 16
+PLAYERS_BOT = "medium"  # how the bench plays each person's seat
+BOT_TURN_POLL_SECONDS = 0.05  # a look again at a game whose bot is to move
+GAME_SECONDS = 600.0  # a game not over by then is counted unfinished
+MOVE_FAILURES = 20  # failed answers after which a game is given up (counted unfinished)
+RATING_WAIT_SECONDS = 120.0
 
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
@@ -60,8 +74,9 @@ def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
         description="Make PLAYERS guest players who enter quick play over SECONDS (2 to 6"
         " seats, half ranked, some cancelling) across --apis gunicorn processes, with RQ workers"
         " sweeping; print the time to a match (p50, p99), players matched twice and entries"
-        " lost (both must be 0), and, once the players have left their games to the bots, rating"
-        " updates applied twice or missed and the rating projection's games per second.",
+        " lost (both must be 0), and, once every game is played to its end (each person's seat by"
+        " the bench over HTTP, with the medium bot's choices), rating updates applied twice or"
+        " missed and the rating projection's games per second.",
         examples=("loveletter bench queue --json", "loveletter bench queue --players 500"),
     )
     parser.add_argument("--players", type=int, default=10_000, help="players entering")
@@ -215,6 +230,11 @@ class Crowd:
             self.at(time.monotonic() + POLL_SECONDS, "poll", index)
 
 
+def say(line: str) -> None:
+    """A line on stderr: where a long run is."""
+    print(f"bench queue: {line}", file=sys.stderr, flush=True)
+
+
 def wishes_of(tokens: list[str], bases: list[str], cancel: float, seed: int = 7) -> list[Wish]:
     """What each player asks for."""
     rng = random.Random(seed)
@@ -291,7 +311,7 @@ def run_queue_bench(
     queue = Queue(namespace, connection=redis)  # type: ignore[arg-type]
     ctx = Context.on(redis, Settings(namespace=namespace, queue=namespace))
     try:
-        with _workers(url, queue, rq_workers, env), _apis(env, apis) as bases:
+        with worker_processes(url, queue, rq_workers, env), _apis(env, apis) as bases:
             started = time.monotonic()
             tokens = set_up(bases, players)
             setup_seconds = time.monotonic() - started
@@ -301,11 +321,14 @@ def run_queue_bench(
             rng = random.Random(11)
             for index in range(len(wishes)):
                 crowd.at(begin + rng.uniform(0, seconds), "enter", index)
+            say(f"{players} players set up in {setup_seconds:.0f} s; the crowd enters")
             crowd.run()
             crowd.pool.shutdown(wait=True)
             ran_seconds = time.monotonic() - begin
             checked = check(ctx, wishes)
-            ratings = end_games(ctx, bases, wishes, checked.pop("seated"))
+            check_seconds = time.monotonic() - begin - ran_seconds
+            say(f"{checked['games']} games matched; playing them out")
+            ratings = play_out(ctx, wishes, checked.pop("seated"), threads)
     finally:
         queue.delete(delete_jobs=True)
         delete_namespace(redis, namespace)
@@ -321,6 +344,8 @@ def run_queue_bench(
         "rq_workers": rq_workers,
         "setup_seconds": round(setup_seconds, 1),
         "run_seconds": round(ran_seconds, 1),
+        "check_seconds": round(check_seconds, 1),
+        "total_seconds": round(time.monotonic() - started, 1),
         "states_seen": dict(states),
         "requests": dict(crowd.requests),
         "client_failures": dict(crowd.failures),
@@ -337,7 +362,8 @@ def run_queue_bench(
         and checked["entries_lost"] == 0
         and checked["cancelled_then_matched"] == 0
         and ratings["updates_twice"] == 0
-        and ratings["updates_missed"] == 0,
+        and ratings["updates_missed"] == 0
+        and ratings["rebuild_agrees"],
     }
 
 
@@ -398,8 +424,8 @@ def check(ctx: Context, wishes: list[Wish]) -> dict[str, Any]:
         "ranked_games": sum(1 for t in tables.values() if getattr(t, "ranked", False)),
         "tables_by_people": dict(sorted(humans.items())),
         "bot_seats": bots,
-        "time_to_match_ms": _figures(server_s),
-        "time_to_match_seen_ms": _figures(client_s),
+        "time_to_match_ms": latency_figures(server_s),
+        "time_to_match_seen_ms": latency_figures(client_s),
         "matched_twice": twice,
         "entries_lost": lost,
         "cancelled_then_matched": cancelled_then_matched,
@@ -407,40 +433,36 @@ def check(ctx: Context, wishes: list[Wish]) -> dict[str, Any]:
     }
 
 
-def end_games(
-    ctx: Context, bases: list[str], wishes: list[Wish], seated: dict[str, dict[int, int]]
+def play_out(
+    ctx: Context,
+    wishes: list[Wish],
+    seated: dict[str, dict[int, int]],
+    threads: int,
 ) -> dict[str, Any]:
-    """Every matched player leaves its game to the bots, so every game ends (the ranked ones
-    rated, by whichever worker or process sees the end first); then each player's rating is
-    checked: one update per rated game of theirs."""
+    """Every matched game played to its end: the bench plays each person's seat as its player
+    would, over HTTP on the player's API process (the `medium` bot chooses, from that seat's own
+    view), and the workers play the bots' seats. Then each player's rating is checked (one
+    update per rated game of theirs) and the projection is timed again by a rebuild."""
     started = time.monotonic()
-
-    def leave(item: tuple[int, tuple[str, dict[int, int]]]) -> int:
-        number, (game, seats) = item
-        client = JsonClient(bases[number % len(bases)])
-        failed = 0
-        for seat, index in seats.items():
-            auth = {"Authorization": f"Bearer {wishes[index].token}"}
-            try:
-                status, _ = client.post(f"/games/{game}/seats/{seat}/abandon", None, auth)
-            except (OSError, http.client.HTTPException):  # counted: the check says what followed
-                client.close()
-                status = 0
-            failed += status not in (200, 409)
-        client.close()
-        return failed
-
-    with ThreadPoolExecutor(SETUP_THREADS) as pool:
-        failed = sum(pool.map(leave, enumerate(seated.items())))
-    ranked = {game for game in seated if getattr(ctx.games.load(game).table, "ranked", False)}
-    deadline = time.monotonic() + 120
+    with ThreadPoolExecutor(threads) as pool:
+        played = list(pool.map(lambda game_id: play_game(ctx, wishes, game_id, seated[game_id]),
+                               seated))  # fmt: skip
+    play_seconds = time.monotonic() - started
+    say(f"played out in {play_seconds:.0f} s; checking the ratings, then a rebuild")
+    endings = Counter[str]()
+    ranked: set[str] = set()
+    for game_id in seated:
+        table = ctx.games.load(game_id).table
+        if getattr(table, "ranked", False):
+            ranked.add(game_id)
+        endings[ending(ctx, game_id)] += 1
+    deadline = time.monotonic() + RATING_WAIT_SECONDS
     records: list[Any] = []
     while time.monotonic() < deadline:
-        records = [g for g in ctx.ratings.rated_games(EDITION)] if ranked else []
-        if len({r.key.split("#")[0] for r in records}) >= len(ranked):
+        records = list(ctx.ratings.rated_games(EDITION)) if ranked else []
+        if len({record.key.split("#")[0] for record in records}) >= len(ranked):
             break
         time.sleep(0.5)
-    elapsed = time.monotonic() - started
     rated_games = {record.key.split("#")[0]: record for record in records}
     expected: Counter[str] = Counter()
     for record in rated_games.values():
@@ -455,15 +477,82 @@ def end_games(
         1 for player, n in expected.items() if player not in applied or applied[player].games < n
     )
     missed += sum(len(seated[game]) for game in ranked if game not in rated_games)
+    rebuild_started = time.monotonic()
+    rebuilt = rebuild(ctx)
+    rebuild_seconds = time.monotonic() - rebuild_started
     return {
-        "abandon_failures": failed,
+        "games_played_out": len(seated),
+        "endings": dict(endings),
+        "moves_sent": sum(moves for moves, _ in played),
+        "move_failures": sum(failures for _, failures in played),
+        "play_out_seconds": round(play_seconds, 1),
         "ranked_games_ended": len(ranked),
         "rated_games": len(rated_games),
         "updates_expected": sum(expected.values()),
         "updates_twice": twice,
         "updates_missed": missed,
-        "rated_games_per_second": round(len(rated_games) / max(elapsed, 1e-9), 1),
+        "rebuild_games": sum(rebuilt.games.values()),
+        "rebuild_rated_games": sum(rebuilt.rated.values()),
+        "rebuild_seconds": round(rebuild_seconds, 2),
+        "projection_games_per_second": round(
+            sum(rebuilt.games.values()) / max(rebuild_seconds, 1e-9), 1
+        ),
+        "rebuild_agrees": ctx.ratings.all_ratings(EDITION) == applied,
     }
+
+
+def play_game(
+    ctx: Context, wishes: list[Wish], game_id: str, seats: Mapping[int, int]
+) -> tuple[int, int]:
+    """Play the people's seats of one game until it is over; (moves sent, failed answers)."""
+    policy = make_policy(PLAYERS_BOT, game_id)
+    clients: dict[str, JsonClient] = {}
+    moves = failures = 0
+    deadline = time.monotonic() + GAME_SECONDS
+    try:
+        while time.monotonic() < deadline and failures < MOVE_FAILURES:
+            game = ctx.heads.load(game_id)  # the last state seen, and the stream's news
+            table = game.table
+            if table is None or table.status == "over":
+                break
+            waiting = waiting_on(table)
+            if waiting is None or waiting.seat not in seats:  # a bot's turn: the workers play it
+                time.sleep(BOT_TURN_POLL_SECONDS)
+                continue
+            assert table.game is not None
+            command = policy.choose(view(table.game, waiting.seat), legal_commands(table.game))
+            wish = wishes[seats[waiting.seat]]
+            client = clients.setdefault(wish.base, JsonClient(wish.base))
+            headers = {"Authorization": f"Bearer {wish.token}",
+                       "If-Match": f'"{game.version}"',
+                       "Idempotency-Key": f"{game_id}-{game.version}"}  # fmt: skip
+            try:
+                status, _ = client.post(
+                    f"/games/{game_id}/commands", wire_command(command), headers
+                )
+            except (OSError, http.client.HTTPException):  # counted; the next look says more
+                client.close()
+                status = 0
+            if status == 200:
+                moves += 1
+            elif status != 412:  # 412: the game moved meanwhile (a bot's move landed first)
+                failures += 1
+    finally:
+        for client in clients.values():
+            client.close()
+    return moves, failures
+
+
+def ending(ctx: Context, game_id: str) -> str:
+    """How a game ended: `won` (played to its end: someone won), `left` (its people left),
+    or `unfinished`."""
+    finished = table_games(ctx, game_id)
+    if not finished:
+        return "unfinished"
+    seats = finished[-1].seats
+    if any(seat.left for seat in seats if seat.player):
+        return "left"
+    return "won" if any(seat.winner for seat in seats) else "no winner"
 
 
 def table(result: Mapping[str, Any]) -> str:
@@ -483,9 +572,12 @@ def table(result: Mapping[str, Any]) -> str:
             f" polling every {POLL_SECONDS:g} s: p50 {seen['p50_ms']} ms, p99 {seen['p99_ms']} ms)",
             f"  matched twice {result['matched_twice']}, entries lost {result['entries_lost']},"
             f" cancelled then matched {result['cancelled_then_matched']}",
+            f"  played out: {ratings['games_played_out']} games {ratings['endings']},"
+            f" {ratings['moves_sent']} moves in {ratings['play_out_seconds']} s",
             f"  ratings: {ratings['rated_games']} rated games, updates twice"
-            f" {ratings['updates_twice']}, missed {ratings['updates_missed']},"
-            f" {ratings['rated_games_per_second']} rated games/s",
+            f" {ratings['updates_twice']}, missed {ratings['updates_missed']}; rebuild"
+            f" {ratings['projection_games_per_second']} games/s, same ratings"
+            f" {ratings['rebuild_agrees']}",
             f"  targets {'met' if result['meets_targets'] else 'NOT met'}",
         ]
     )

@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 from bench import api as bench_api
 from bench.client import JsonClient
 from bench.crowd import POLL, STREAM, CrowdProcesses, Report, Waiter, describe
+from bench.figures import latency_figures
 from bench.games import GameDriver
 from bench.store import delete_namespace
 from events.connection import RedisClient, connect, redis_url
@@ -162,7 +163,7 @@ def run_waiters_bench(
     redis = connect(url)
     ACKS.clear()
     try:
-        with _server(env, workers) as served:
+        with served_app(env, workers) as served:
             base = served.base_url
             without = bench_api.Side(bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, games)
             without.drive(warmup, record=False)
@@ -171,8 +172,8 @@ def run_waiters_bench(
             side = bench_api.Side(bench_api.COMMAND_APP, TIMED_DRIVER, base, games)
             crowd = crowd_of(side, base, waiters, following, poll_wait)
             idle = idle_seconds(hold, seconds, warmup, poll_wait)
-            held = _hold(served, redis, crowd, side, hold=hold, seconds=seconds, warmup=warmup,
-                         idle=idle)  # fmt: skip
+            held = hold_crowd(served, redis, crowd, side, hold=hold, seconds=seconds,
+                              warmup=warmup, idle=idle)  # fmt: skip
             held["before_waiters"] = before
             drive(without, seconds / 2, ROUNDS // 2)
     finally:
@@ -282,7 +283,7 @@ def _ticket_path(base: str, game_id: str, token: str, version: int) -> str:
     return f"{answer['url']}&after={version}"
 
 
-def _hold(
+def hold_crowd(
     served: Served,
     redis: RedisClient,
     crowd: list[Waiter],
@@ -359,8 +360,8 @@ def deliveries(report: Report, crowd: list[Waiter]) -> dict[str, Any]:
     every = latencies[STREAM] + latencies[POLL]
     expected = _expected(acks, crowd)
     return {
-        **_figures(every),
-        "by_kind": {kind: _figures(values) for kind, values in latencies.items()},
+        **latency_figures(every),
+        "by_kind": {kind: latency_figures(values) for kind, values in latencies.items()},
         "expected": expected,
         "missing": max(expected - len(every), 0),
         "repeated": repeated,
@@ -376,18 +377,6 @@ def _expected(acks: Mapping[str, list[tuple[int, float]]], crowd: list[Waiter]) 
         for waiter in crowd
         if acks.get(waiter.game_id)
     )
-
-
-def _figures(values: list[float]) -> dict[str, Any]:
-    ordered = sorted(values)
-    if not ordered:
-        return {"count": 0, "p50_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
-    return {
-        "count": len(ordered),
-        "p50_ms": round(bench_api.percentile(ordered, 50) * 1000, 3),
-        "p99_ms": round(bench_api.percentile(ordered, 99) * 1000, 3),
-        "max_ms": round(ordered[-1] * 1000, 3),
-    }
 
 
 def _resources(served: Served, redis: RedisClient) -> dict[str, Any]:
@@ -479,7 +468,7 @@ def _children(pid: int) -> list[int]:
 
 
 @contextmanager
-def _server(env: Mapping[str, str], workers: int) -> Iterator[Served]:
+def served_app(env: Mapping[str, str], workers: int) -> Iterator[Served]:
     """The real app under gunicorn (our config: gevent workers) on a free port."""
     with bench_api.gunicorn_app(bench_api.COMMAND_APP, env, workers, 1) as (base_url, child):
         yield Served(base_url, child)

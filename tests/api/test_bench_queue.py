@@ -1,5 +1,6 @@
 """`loveletter bench queue`: a small crowd entering quick play across two API processes; no
-player matched twice, no entry lost, every rated game rated once, and nothing left behind."""
+player matched twice, no entry lost, every game played to its end (won, nobody leaving), every
+rated game rated once, a rebuild agreeing, and nothing left behind."""
 
 from __future__ import annotations
 
@@ -34,7 +35,10 @@ def test_bench_queue_matches_a_crowd_once_each(
     assert result["final_states"]["matched"] >= 30 and result["games"] >= 8
     assert result["time_to_match_ms"]["count"] == result["final_states"]["matched"]
     ratings = result["ratings"]
+    assert ratings["games_played_out"] == result["games"]
+    assert ratings["endings"] == {"won": result["games"]} and ratings["move_failures"] == 0
     assert ratings["rated_games"] == ratings["ranked_games_ended"] > 0
+    assert ratings["rebuild_games"] == result["games"] and ratings["rebuild_agrees"]
     assert ratings["updates_twice"] == ratings["updates_missed"] == 0
     assert result["meets_targets"]
     assert not list(redis_client.scan_iter(match="bench-queue-*"))  # its keys are gone

@@ -4,9 +4,7 @@ rating it; `rebuild` gives the very same numbers."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -119,37 +117,33 @@ def test_ranked_games_ended_by_workers_rate_each_player_once(
     assert snapshot(single_client, ctx.settings.namespace) == before
 
 
-KILLED_BEFORE_RATING = """
-import os, sys
-from play import inbox
-from play.context import Context
-from play.settings import Settings
-from game.table import AbandonSeat
-from play.lobby import send_to_table
-
-def die(*args, **kwargs):
-    os._exit(17)  # the process dies after the game's end is appended, before its rating
-
-inbox.record_table = die
-ctx = Context.from_settings(Settings.load())
-send_to_table(ctx, sys.argv[1], AbandonSeat(0), {"by": "test"})
-send_to_table(ctx, sys.argv[1], AbandonSeat(1), {"by": "test"})
-"""
-
-
-def test_a_rating_lost_with_its_process_is_applied_once_by_the_sweep(
-    redis_url: str, ctx: Context, stopping: list[Any]
+def test_a_worker_killed_between_a_games_end_and_its_rating_leaves_it_to_a_fresh_worker(
+    redis_url: str, ctx: Context, single_client: RedisClient, stopping: list[Any]
 ) -> None:
-    """Both seats leave a ranked table, the game ends, and the process dies before rating it:
-    a running worker's sweep rates it (once) within seconds."""
-    ranked_table(ctx, "killed", ["eve", "fay"])
-    env = {**os.environ, "REDIS_URL": redis_url, "LOVELETTER_NAMESPACE": ctx.settings.namespace,
-           "LOVELETTER_QUEUE": ctx.settings.queue}  # fmt: skip
-    died = subprocess.run([sys.executable, "-c", KILLED_BEFORE_RATING, "killed"], env=env,
-                          timeout=60)  # fmt: skip
-    assert died.returncode == 17
-    assert over(ctx.games.load("killed"))
-    assert ctx.ratings.all_ratings("2019") == {}  # not rated
+    """A real worker ends a ranked game (the first seat's time runs out: it forfeits) while
+    the edition's ratings can't be written (their hash holds a string: Redis refuses with
+    WRONGTYPE, as any failure of Redis there would). The worker is stopped at that point, the
+    end appended, the players told, the rating not applied, and is SIGKILLed there. Once Redis
+    takes writes again, a fresh worker's sweep rates the game, once."""
+    ratings_key = ctx.ratings.ratings_key("2019")
+    single_client.set(ratings_key, "not a hash")  # every rating write fails from here
+    ranked_table(ctx, "killed", ["eve", "fay"], turn_seconds=1, on_timeout="forfeit")
+    worker = start_worker(redis_url, ctx)
+    stopping.append(worker)
+    ended = wait_for(ctx, "killed", over, 30)
+    relays = ctx.games.store.relays
+    deadline = time.monotonic() + 10
+    while not any(item.game_id == "killed" for item in relays.overdue(time.time() + 3600)):
+        assert time.monotonic() < deadline, "the end's relay record is gone"
+        time.sleep(0.1)
+    time.sleep(1.5)  # the worker's sweep tries again, and fails again
+    assert not ctx.ratings.recorded("2019", "killed#1")
+    assert any(item.game_id == "killed" for item in relays.overdue(time.time() + 3600))
+    worker.kill()
+    assert all(process.returncode == -signal.SIGKILL for process in worker.processes())
+    assert ctx.games.load("killed").version == ended.version  # it died with nothing more done
+    single_client.delete(ratings_key)
+    assert ctx.ratings.all_ratings("2019") == {}
     stopping.append(start_worker(redis_url, ctx))
     deadline = time.monotonic() + 20
     while not ctx.ratings.all_ratings("2019") and time.monotonic() < deadline:
@@ -158,6 +152,8 @@ def test_a_rating_lost_with_its_process_is_applied_once_by_the_sweep(
     ratings = ctx.ratings.all_ratings("2019")
     assert {p: r.games for p, r in ratings.items()} == {"eve": 1, "fay": 1}
     assert ratings == expected_ratings(ctx, ["killed"])
+    assert [len(ctx.ratings.history("2019", p)) for p in ("eve", "fay")] == [1, 1]
+    assert not any(item.game_id == "killed" for item in relays.overdue(time.time() + 3600))
     assert record_table(ctx, "killed") == 0
 
 
