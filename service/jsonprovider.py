@@ -17,12 +17,40 @@ def loads(text: str | bytes) -> Any:
     """The value of a JSON text; JSONDecodeError if it is not JSON, holds a lone surrogate,
     nests deeper than 1,024 (which the standard library would let through or overflow on), or
     has an object that names a key twice (which orjson would read as its last value)."""
-    orjson.loads(text)  # refuses the first three, fast
+    value = orjson.loads(text)  # refuses the first three, fast
+    colons = text.count(b":" if isinstance(text, bytes) else ":")
+    if _pairs(value) == colons:  # as many members as colons: no key twice; no float at all
+        return value
     try:
         # The standard library sees every key, and reads integers beyond 64 bits as integers.
         return json.loads(text, object_pairs_hook=_distinct_keys)
     except RecursionError:  # nesting orjson allows but Python's stack does not
         raise json.JSONDecodeError("too deeply nested", _as_str(text), 0) from None
+
+
+def _pairs(value: Any) -> int:
+    """How many members the objects in a value have, all told; -1 if it holds a float (which
+    orjson reads as a double even beyond one, e.g. an integer beyond 64 bits).
+
+    Every member has its colon, and a colon can only be a member's or inside a string, so a
+    text with exactly that many colons names no key twice: orjson's value is the document's."""
+    if type(value) is dict:
+        total = len(value)
+        for item in value.values():
+            found = _pairs(item)
+            if found < 0:
+                return -1
+            total += found
+        return total
+    if type(value) is list:
+        total = 0
+        for item in value:
+            found = _pairs(item)
+            if found < 0:
+                return -1
+            total += found
+        return total
+    return -1 if type(value) is float else 0
 
 
 def _distinct_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
