@@ -51,7 +51,7 @@ CONFLICTS = Counter(
 
 def record_command(result: str) -> None:
     """Count one game command by its result (e.g. "ok", "illegal", "conflict", "duplicate")."""
-    COMMANDS.labels(result=result).inc()
+    _commands(result).inc()
 
 
 def record_conflict() -> None:
@@ -68,9 +68,11 @@ def install_request_metrics(app: Flask) -> None:
 
     @app.after_request
     def _observe(response: Response) -> Response:
+        seen = request._get_current_object()  # one lookup of the proxy, not three
         started = g.pop("loveletter_started", None)
-        endpoint = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
-        method = request.method
+        rule = seen.url_rule
+        endpoint = rule.rule if rule is not None else "<unmatched>"
+        method = seen.method
         _requests(endpoint, method, response.status_code).inc()
         if started is not None:
             _latency(endpoint, method).observe(time.perf_counter() - started)
@@ -81,6 +83,11 @@ def install_request_metrics(app: Flask) -> None:
 @functools.lru_cache(maxsize=1024)
 def _requests(endpoint: str, method: str, status: int) -> Any:
     return REQUESTS.labels(endpoint, method, str(status))
+
+
+@functools.lru_cache(maxsize=64)
+def _commands(result: str) -> Any:
+    return COMMANDS.labels(result=result)
 
 
 @functools.lru_cache(maxsize=1024)
