@@ -28,29 +28,31 @@ def loads(text: str | bytes) -> Any:
         raise json.JSONDecodeError("too deeply nested", _as_str(text), 0) from None
 
 
-def _pairs(value: Any) -> int:
+def _pairs(value: Any, depth: int = 0) -> int:
     """How many members the objects in a value have, all told; -1 if it holds a float (which
-    orjson reads as a double even beyond one, e.g. an integer beyond 64 bits).
+    orjson reads as a double even beyond one, e.g. an integer beyond 64 bits) or nests deeper
+    than FAST_DEPTH (left to the standard library's reading, and its refusals).
 
     Every member has its colon, and a colon can only be a member's or inside a string, so a
     text with exactly that many colons names no key twice: orjson's value is the document's."""
+    if depth > FAST_DEPTH:
+        return -1
     if type(value) is dict:
+        items: Any = value.values()
         total = len(value)
-        for item in value.values():
-            found = _pairs(item)
-            if found < 0:
-                return -1
-            total += found
-        return total
-    if type(value) is list:
-        total = 0
-        for item in value:
-            found = _pairs(item)
-            if found < 0:
-                return -1
-            total += found
-        return total
-    return -1 if type(value) is float else 0
+    elif type(value) is list:
+        items, total = value, 0
+    else:
+        return -1 if type(value) is float else 0
+    for item in items:
+        found = _pairs(item, depth + 1)
+        if found < 0:
+            return -1
+        total += found
+    return total
+
+
+FAST_DEPTH = 16
 
 
 def _distinct_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
