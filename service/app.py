@@ -12,7 +12,7 @@ import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
-from flask import Flask, request
+from flask import Flask
 from flask_cors import CORS
 from flask_smorest import Api, Blueprint
 from flask_smorest.utils import prepare_response
@@ -245,7 +245,7 @@ def _check_body() -> None:
     A chunked body has no Content-Length: it is read here, at most one byte past the limit (the
     app's MAX_CONTENT_LENGTH), and the rest of a longer one is read and dropped (see _drain).
     """
-    seen = request._get_current_object()  # one lookup of the proxy, not one per use
+    seen = requestlog.current_request()  # one lookup of the proxy, not one per use
     if seen.method not in BODY_METHODS:
         return  # a body is never read for other methods
     length = seen.content_length

@@ -18,7 +18,7 @@ def loads(text: str | bytes) -> Any:
     nests deeper than 1,024 (which the standard library would let through or overflow on), or
     has an object that names a key twice (which orjson would read as its last value)."""
     value = orjson.loads(text)  # refuses the first three, fast
-    colons = text.count(b":" if isinstance(text, bytes) else ":")
+    colons = text.count(b":") if isinstance(text, bytes) else text.count(":")
     if _pairs(value) == colons:  # as many members as colons: no key twice; no float at all
         return value
     try:

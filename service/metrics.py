@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -28,6 +28,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 
 from events.connection import RedisClient, as_text
 from events.index import GameIndex
+from service.requestlog import current_request
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
@@ -68,7 +69,7 @@ def install_request_metrics(app: Flask) -> None:
 
     @app.after_request
     def _observe(response: Response) -> Response:
-        seen = request._get_current_object()  # one lookup of the proxy, not three
+        seen = current_request()  # one lookup of the proxy, not three
         started = g.pop("loveletter_started", None)
         rule = seen.url_rule
         endpoint = rule.rule if rule is not None else "<unmatched>"

@@ -13,7 +13,7 @@ import secrets
 import time
 
 import structlog
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Request, Response, g, has_request_context, request
 
 from play import logs
 
@@ -25,6 +25,12 @@ log = logs.Lines("loveletter.requests")
 def request_id() -> str | None:
     """The current request's id (None outside a request)."""
     return g.get("request_id") if has_request_context() else None
+
+
+def current_request() -> Request:
+    """The request itself, not its proxy: one lookup for a hook that reads it many times."""
+    found: Request = request._get_current_object()  # type: ignore[attr-defined]
+    return found
 
 
 def note_seat(seat: int | None) -> None:
@@ -44,7 +50,7 @@ def install(app: Flask) -> None:
 
 
 def _start() -> None:
-    here, seen = g._get_current_object(), request._get_current_object()  # one lookup each
+    here, seen = g._get_current_object(), current_request()  # one lookup each
     sent = seen.headers.get(HEADER, "")
     here.request_id = sent if WELL_FORMED.fullmatch(sent) else secrets.token_hex(16)
     here.request_started = time.perf_counter()
@@ -53,7 +59,7 @@ def _start() -> None:
 
 
 def _finish(response: Response) -> Response:
-    here, seen = g._get_current_object(), request._get_current_object()
+    here, seen = g._get_current_object(), current_request()
     response.headers[HEADER] = here.get("request_id") or _late_id()
     started = here.get("request_started")
     game = here.get("game_id") or (seen.view_args or {}).get("game_id")

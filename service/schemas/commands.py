@@ -112,9 +112,9 @@ def load_command(body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ma.ValidationError({"_schema": ["A command is a JSON object."]})
     name = body.get("type")
-    reader = _READERS.get(name) if isinstance(name, str) else None
-    if reader is None:
+    if not isinstance(name, str) or name not in _READERS:
         raise ma.ValidationError({"type": [f"One of: {', '.join(COMMAND_SCHEMAS)}."]})
+    reader = _READERS[name]
     loaded: dict[str, Any] | None = _FAST_READERS[name](body)
     if loaded is None:  # refused, or not sure: the schema loads it or says why not
         loaded = reader.load(body)
