@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import Any
 import orjson
 
 from events.connection import RedisClient, as_text
+from events.locks import short_lock
 from events.store import iso_time, to_json
 
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -221,7 +221,7 @@ class Presence:
         self.every = every
         self.ttl = ttl
         self._written: dict[str, float] = {}
-        self._lock = threading.Lock()
+        self._lock = short_lock()
 
     def key(self, who: str) -> str:
         """The presence key of a player id or of `<game>/<seat>` (a seat without a player)."""

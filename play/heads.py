@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import threading
-
 from events.games import GameRepository, LoadedGame
+from events.locks import short_lock
 from events.recent import Recent
 from events.store import StoredEvent
 
@@ -21,7 +20,7 @@ class HeadCache:
     def __init__(self, games: GameRepository, size: int = HEADS_KEPT) -> None:
         self.games = games
         self._heads: Recent[str, LoadedGame] = Recent(size)
-        self._lock = threading.Lock()
+        self._lock = short_lock()
 
     def peek(self, game_id: str) -> LoadedGame | None:
         """The cached head, read from nothing (it may be behind the stream)."""

@@ -33,6 +33,7 @@ from flask import Flask, current_app, request
 from redis.cluster import RedisCluster
 
 from events.connection import RedisClient, Script
+from events.locks import short_lock
 from events.recent import Recent
 from play.settings import Limit
 from service.apidoc import problems
@@ -121,7 +122,7 @@ class RateLimiter:
         self._hold = redis_client.register_script(HOLD_SCRIPT)
         self._allowances: Recent[str, Allowance] = Recent(KEPT_ALLOWANCES)
         self._asking: dict[str, threading.Event] = {}  # keys being asked for, by one thread
-        self._lock = threading.Lock()
+        self._lock = short_lock()
 
     def check(self, bucket: str, address: str | None, seat: str | None) -> None:
         """Count the request against its address's limit and its seat's; raise the 429
