@@ -76,7 +76,7 @@ class OrjsonProvider(DefaultJSONProvider):
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """`obj` as a JSON text."""
-        return self._encode(obj).decode()
+        return self.encode(obj).decode()
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         """The value of a JSON text (a ValueError if it is not JSON)."""
@@ -84,10 +84,11 @@ class OrjsonProvider(DefaultJSONProvider):
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         """A JSON response of the value (as `jsonify` makes it), encoded once, as bytes."""
-        body = self._encode(self._prepare_response_obj(args, kwargs))
+        body = self.encode(self._prepare_response_obj(args, kwargs))
         return Response(body, mimetype=self.mimetype)
 
-    def _encode(self, obj: Any) -> bytes:
+    def encode(self, obj: Any) -> bytes:
+        """`obj` as JSON bytes, as the app's answers write it."""
         try:
             return orjson.dumps(obj, default=self.default, option=OPTIONS)
         except orjson.JSONEncodeError:  # e.g. an integer beyond 64 bits echoed from a request
