@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -47,3 +48,21 @@ def test_a_tally_is_written_without_being_asked() -> None:
     while registry.get_sample_value("waiting_total") == 0 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert registry.get_sample_value("waiting_total") == 1
+
+
+def test_a_forked_worker_writes_only_its_own_counts() -> None:
+    registry = CollectorRegistry()
+    counter = Counter("forked", "requests", registry=registry)
+    tally = Tally()
+    tally.count(counter)  # the parent's, pending when it forks
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # the worker: one count of its own
+        tally.count(counter)
+        tally.write()
+        os.write(writer, str(registry.get_sample_value("forked_total")).encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert float(os.read(reader, 64)) == 1
+    tally.write()
+    assert registry.get_sample_value("forked_total") == 1
