@@ -99,9 +99,9 @@ class Tally:
         for child, (total, *buckets) in timings.items():
             # What Histogram.observe does for each observation, once per bucket.
             child._sum.inc(total)
-            for value, count in zip(child._buckets, buckets, strict=False):
-                if count:
-                    value.inc(count)
+            for value, observed in zip(child._buckets, buckets, strict=False):
+                if observed:
+                    value.inc(observed)
 
     def _start_writer(self) -> None:
         with self._lock:

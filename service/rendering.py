@@ -101,7 +101,8 @@ def view_response(
         headers={"Vary": "Authorization", "ETag": etag(loaded.version)},
         content_type=JSON,
     )
-    return response.make_conditional(request)
+    response.make_conditional(request)  # a 304 when If-None-Match names this version
+    return response
 
 
 JSON = "application/json"
