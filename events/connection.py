@@ -1,7 +1,8 @@
 """The one place that decides which Redis we talk to and builds the client.
 
 A client opens at most MAX_CONNECTIONS connections (per node of a cluster) and lends them out
-one call at a time.
+one call at a time. The hot path's scripts (an append, a rate limit's grant) run through
+`Script`, on a few connections kept aside from the pool (`HeldConnections`).
 
 Clients use decode_responses=False (bytes in, bytes out): RQ requires it, and the store decodes
 its JSON itself. A call waits at most COMMAND_TIMEOUT_SECONDS for Redis's answer, so a dead
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 from redis.connection import parse_url
+from redis.exceptions import NoScriptError, ResponseError
 
 from events.redis_server import EmbeddedRedis
 
@@ -31,6 +34,7 @@ COMMAND_TIMEOUT_SECONDS = 5.0  # the longest wait for an answer, beyond a blocki
 # COMMAND_TIMEOUT_SECONDS for one to be free. Thousands of clients waiting on one API process
 # (greenlets under gevent) thus never open thousands of Redis connections.
 MAX_CONNECTIONS = 64
+HELD_CONNECTIONS = 16  # of those, kept aside for Script calls (see HeldConnections)
 
 _embedded: EmbeddedRedis | None = None
 _lock = threading.Lock()
@@ -204,3 +208,106 @@ WAITING: dict[type, type] = {
 def as_text(value: bytes | str) -> str:
     """A reply as str, whatever the client's decode_responses."""
     return value.decode() if isinstance(value, bytes) else value
+
+
+class HeldConnections:
+    """A few of a client's connections kept aside for one command at a time, its raw reply read
+    at once: no checkout from the pool (which polls the socket for stale data on every call)
+    and none of redis-py's per-call layers (retry wrapper, telemetry, response callbacks).
+
+    A connection is borrowed from the client's pool once and kept (`client.close()` still
+    closes it; it reconnects on its next use). When all `size` are busy, the call goes through
+    the client as any other. A connection that fails is disconnected; one that was idle and
+    turns out closed by the server (e.g. restarted) is tried again once, connected anew, as the
+    pool's check would have done before sending.
+    """
+
+    def __init__(self, client: redis.Redis, size: int = HELD_CONNECTIONS) -> None:
+        self.client = client
+        self.size = size
+        self._idle: list[redis.Connection] = []
+        self._borrowed = 0
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def call(self, *command: Any) -> Any:
+        """Send one command and read its reply (a Redis error reply raises its ResponseError)."""
+        connection = self._take()
+        if connection is None:
+            return self.client.execute_command(*command)
+        try:
+            reply = self._send(connection, command)
+        except ResponseError:  # the whole error reply was read: the connection is sound
+            self._idle.append(connection)
+            raise
+        except BaseException:  # a reply may be half read: drop the socket
+            connection.disconnect()
+            self._idle.append(connection)
+            raise
+        self._idle.append(connection)
+        return reply
+
+    def _send(self, connection: redis.Connection, command: tuple[Any, ...]) -> Any:
+        idle = connection._sock is not None
+        try:
+            connection.send_command(*command, check_health=False)
+            return connection.read_response()
+        except redis.ConnectionError:
+            if not idle:
+                raise
+        connection.disconnect()  # closed while it waited: send on a new connection, once
+        connection.send_command(*command, check_health=False)
+        return connection.read_response()
+
+    def _take(self) -> redis.Connection | None:
+        """An idle held connection, or a newly borrowed one; None when all are busy."""
+        if self._pid != os.getpid():  # a forked child: the parent's sockets are not ours
+            self._idle, self._borrowed, self._pid = [], 0, os.getpid()
+        try:
+            return self._idle.pop()
+        except IndexError:
+            pass
+        with self._lock:
+            if self._borrowed >= self.size:
+                return None
+            self._borrowed += 1
+        try:
+            connection: redis.Connection = self.client.connection_pool.get_connection()
+        except BaseException:
+            with self._lock:
+                self._borrowed -= 1
+            raise
+        return connection
+
+
+_held: weakref.WeakKeyDictionary[redis.Redis, HeldConnections] = weakref.WeakKeyDictionary()
+
+
+def held_connections(client: redis.Redis) -> HeldConnections:
+    """The client's held connections (made on first use)."""
+    with _lock:
+        found = _held.get(client)
+        if found is None:
+            found = _held[client] = HeldConnections(client)
+        return found
+
+
+class Script:
+    """A Lua script run with EVALSHA on the client's held connections (loaded with SCRIPT LOAD
+    when the server lacks it), or through redis-py's own Script on a cluster."""
+
+    def __init__(self, client: RedisClient, text: str) -> None:
+        self.text = text
+        self._registered = client.register_script(text)
+        self.sha: str = self._registered.sha
+        self._held = None if isinstance(client, RedisCluster) else held_connections(client)
+
+    def __call__(self, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+        """The script's reply for these keys and arguments."""
+        if self._held is None:
+            return self._registered(keys=keys, args=args)
+        try:
+            return self._held.call("EVALSHA", self.sha, len(keys), *keys, *args)
+        except NoScriptError:  # e.g. a restarted or flushed server
+            self._held.call("SCRIPT", "LOAD", self.text)
+            return self._held.call("EVALSHA", self.sha, len(keys), *keys, *args)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import time
 import typing
 from collections.abc import Callable, Mapping
@@ -19,6 +18,7 @@ from events.chat import ChatMessage, ChatStore, chat_order, read_lines
 from events.connection import RedisClient
 from events.index import GameIndex, GameSummary
 from events.index import RebuildReport as IndexReport
+from events.locks import short_lock
 from events.recent import Recent
 from events.schemas import schema_for
 from events.snapshots import SnapshotStore
@@ -352,7 +352,7 @@ class ListedLines:
 
     def __init__(self, size: int = 4096) -> None:
         self._lines: Recent[str, GameSummary] = Recent(size)
-        self._lock = threading.Lock()
+        self._lock = short_lock()
 
     def needs(self, game_id: str, line: GameSummary) -> bool:
         """Whether the index needs `line` written; if so, it is remembered as written."""

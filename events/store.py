@@ -16,7 +16,7 @@ import orjson
 from redis.cluster import RedisCluster
 from redis.crc import key_slot
 
-from events.connection import RedisClient, as_text
+from events.connection import RedisClient, Script, as_text
 from events.due import DueSets
 from events.replicas import NotReplicated, ReplicaWait
 
@@ -138,7 +138,7 @@ class EventStore:
         self.due = DueSets(redis_client, namespace=namespace)
         self.relays = DueSets(redis_client, namespace=namespace, kind="relay")
         self.replicas = ReplicaWait(redis_client, replicas, replica_timeout_ms)
-        self._append = redis_client.register_script(APPEND_SCRIPT)
+        self._append = Script(redis_client, APPEND_SCRIPT)
         self._drop = redis_client.register_script(DROP_SCRIPT)
         self._restore = redis_client.register_script(RESTORE_SCRIPT)
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Protocol
 
 from events.games import GameRepository, LoadedGame
+from events.locks import short_lock
 from events.recent import Recent
 from events.store import StoredEvent
 
@@ -35,7 +35,7 @@ class HeadCache:
         self.games = games
         self._heads: Recent[str, LoadedGame] = Recent(size)
         self._checked: Recent[str, Mark] = Recent(size)  # the listener's mark at the last read
-        self._lock = threading.Lock()
+        self._lock = short_lock()
 
     def peek(self, game_id: str) -> LoadedGame | None:
         """The cached head, read from nothing (it may be behind the stream)."""

@@ -13,6 +13,7 @@ import datetime
 import logging
 import logging.config
 import sys
+import time
 from typing import Any, TextIO
 
 import orjson
@@ -139,7 +140,7 @@ class Lines:
             **fields,
             "logger": self.name,
             "level": "info",
-            "timestamp": datetime.datetime.now(datetime.UTC).isoformat().replace("+00:00", "Z"),
+            "timestamp": utc_stamp(time.time_ns()),
         }
         if Lines.json:
             text = orjson.dumps(line, default=str).decode()
@@ -148,3 +149,18 @@ class Lines:
         stream = self.stream or sys.stderr
         stream.write(text + "\n")
         stream.flush()
+
+
+_second: list[Any] = [None, ""]  # the last second formatted, and its text
+
+
+def utc_stamp(ns: int) -> str:
+    """A time (Unix ns) as `datetime.now(UTC).isoformat()` writes it, with Z for +00:00 (the
+    microseconds floored, left out when 0); the date and time of day are formatted once per
+    second."""
+    second, rest = divmod(ns, 1_000_000_000)
+    if _second[0] != second:
+        when = datetime.datetime.fromtimestamp(second, datetime.UTC)
+        _second[:] = [second, when.strftime("%Y-%m-%dT%H:%M:%S")]
+    micro = rest // 1000
+    return f"{_second[1]}.{micro:06d}Z" if micro else f"{_second[1]}Z"

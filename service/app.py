@@ -12,7 +12,7 @@ import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
-from flask import Flask, request
+from flask import Flask
 from flask_cors import CORS
 from flask_smorest import Api, Blueprint
 from flask_smorest.utils import prepare_response
@@ -245,22 +245,23 @@ def _check_body() -> None:
     A chunked body has no Content-Length: it is read here, at most one byte past the limit (the
     app's MAX_CONTENT_LENGTH), and the rest of a longer one is read and dropped (see _drain).
     """
-    if request.method not in BODY_METHODS:
+    seen = requestlog.current_request()  # one lookup of the proxy, not one per use
+    if seen.method not in BODY_METHODS:
         return  # a body is never read for other methods
-    length = request.content_length
+    length = seen.content_length
     limit = services().settings.max_body_bytes
     if length is not None and length > limit:
         raise _too_large(f"The request body has {length} bytes; at most {limit} are accepted.")
-    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-    if (length or chunked) and not request.is_json:
+    chunked = "chunked" in seen.headers.get("Transfer-Encoding", "").lower()
+    if (length or chunked) and not seen.is_json:
         raise errors.ApiError(
             415,
             "unsupported-media-type",
             "Unsupported media type",
             "The request body must be JSON (Content-Type: application/json).",
         )
-    if chunked and len(request.get_data(cache=True)) > limit:
-        _drain(request.environ["wsgi.input"])
+    if chunked and len(seen.get_data(cache=True)) > limit:
+        _drain(seen.environ["wsgi.input"])
         raise _too_large(f"The request body has more than {limit} bytes, the most accepted.")
 
 

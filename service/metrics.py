@@ -8,13 +8,15 @@ index at scrape time.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import os
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -28,6 +30,8 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 
 from events.connection import RedisClient, as_text
 from events.index import GameIndex
+from events.locks import short_lock
+from service.requestlog import current_request
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
@@ -49,9 +53,77 @@ CONFLICTS = Counter(
 )
 
 
+FLUSH_SECONDS = 1.0
+
+
+class Tally:
+    """Counts and timings added up in plain numbers, written to their metrics at most every
+    FLUSH_SECONDS (by a thread of this process) and before this process answers /metrics.
+
+    A metric's write takes a lock and, under gunicorn, updates the worker's mapped file: about
+    5 µs per count and 11 per timing on this machine, three of them per command. Other workers'
+    counts reach /metrics at most FLUSH_SECONDS late."""
+
+    def __init__(self) -> None:
+        self._counts: dict[Any, int] = {}  # counter child -> count not written yet
+        self._timings: dict[Any, list[float]] = {}  # histogram child -> [sum, per bucket...]
+        self._lock = short_lock()
+        self._writer_pid = 0
+
+    def count(self, child: Any) -> None:
+        """One more for a counter's child."""
+        if self._writer_pid != os.getpid():
+            self._start_writer()
+        with self._lock:
+            self._counts[child] = self._counts.get(child, 0) + 1
+
+    def time(self, child: Any, seconds: float) -> None:
+        """One observation of a histogram's child."""
+        if self._writer_pid != os.getpid():
+            self._start_writer()
+        bounds = child._upper_bounds
+        with self._lock:
+            pending = self._timings.get(child)
+            if pending is None:
+                pending = self._timings[child] = [0.0] * (len(bounds) + 1)
+            pending[0] += seconds
+            pending[1 + bisect.bisect_left(bounds, seconds)] += 1
+
+    def write(self) -> None:
+        """Write what was added up to the metrics."""
+        with self._lock:
+            counts, self._counts = self._counts, {}
+            timings, self._timings = self._timings, {}
+        for child, count in counts.items():
+            child.inc(count)
+        for child, (total, *buckets) in timings.items():
+            # What Histogram.observe does for each observation, once per bucket.
+            child._sum.inc(total)
+            for value, observed in zip(child._buckets, buckets, strict=False):
+                if observed:
+                    value.inc(observed)
+
+    def _start_writer(self) -> None:
+        with self._lock:
+            if self._writer_pid == os.getpid():
+                return
+            if self._writer_pid:  # a forked worker: what is pending is its parent's to write
+                self._counts, self._timings = {}, {}
+            self._writer_pid = os.getpid()  # and it starts a writer of its own
+        threading.Thread(target=self._write_every, name="metrics-tally", daemon=True).start()
+
+    def _write_every(self) -> None:
+        while True:
+            time.sleep(FLUSH_SECONDS)
+            self.write()
+
+
+TALLY = Tally()
+
+
 def record_command(result: str) -> None:
     """Count one game command by its result (e.g. "ok", "illegal", "conflict", "duplicate")."""
-    COMMANDS.labels(result=result).inc()
+    TALLY.count(_commands(result))
 
 
 def record_conflict() -> None:
@@ -68,12 +140,14 @@ def install_request_metrics(app: Flask) -> None:
 
     @app.after_request
     def _observe(response: Response) -> Response:
+        seen = current_request()  # one lookup of the proxy, not three
         started = g.pop("loveletter_started", None)
-        endpoint = request.url_rule.rule if request.url_rule is not None else "<unmatched>"
-        method = request.method
-        _requests(endpoint, method, response.status_code).inc()
+        rule = seen.url_rule
+        endpoint = rule.rule if rule is not None else "<unmatched>"
+        method = seen.method
+        TALLY.count(_requests(endpoint, method, response.status_code))
         if started is not None:
-            _latency(endpoint, method).observe(time.perf_counter() - started)
+            TALLY.time(_latency(endpoint, method), time.perf_counter() - started)
         return response
 
 
@@ -81,6 +155,11 @@ def install_request_metrics(app: Flask) -> None:
 @functools.lru_cache(maxsize=1024)
 def _requests(endpoint: str, method: str, status: int) -> Any:
     return REQUESTS.labels(endpoint, method, str(status))
+
+
+@functools.lru_cache(maxsize=64)
+def _commands(result: str) -> Any:
+    return COMMANDS.labels(result=result)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -99,6 +178,7 @@ def games_by_status(redis_client: RedisClient, index: GameIndex) -> dict[str, in
 
 def exposition(games: Mapping[str, int] | None) -> Response:
     """The Prometheus text exposition of every metric (all gunicorn workers merged)."""
+    TALLY.write()  # this process's counts up to now
     path = os.environ.get(MULTIPROC_ENV)
     if path:
         registry = CollectorRegistry()

@@ -32,7 +32,8 @@ from typing import Any, TypeVar, cast
 from flask import Flask, current_app, request
 from redis.cluster import RedisCluster
 
-from events.connection import RedisClient
+from events.connection import RedisClient, Script
+from events.locks import short_lock
 from events.recent import Recent
 from play.settings import Limit
 from service.apidoc import problems
@@ -117,11 +118,11 @@ class RateLimiter:
         self.seat_limit = seat_limit
         self.bucket_limits = dict(bucket_limits or {})  # a bucket's own address limit
         self.waiters_per_address = waiters_per_address
-        self._script = redis_client.register_script(GRANT_SCRIPT)  # loads itself when missing
+        self._script = Script(redis_client, GRANT_SCRIPT)  # loads itself when missing
         self._hold = redis_client.register_script(HOLD_SCRIPT)
         self._allowances: Recent[str, Allowance] = Recent(KEPT_ALLOWANCES)
         self._asking: dict[str, threading.Event] = {}  # keys being asked for, by one thread
-        self._lock = threading.Lock()
+        self._lock = short_lock()
 
     def check(self, bucket: str, address: str | None, seat: str | None) -> None:
         """Count the request against its address's limit and its seat's; raise the 429

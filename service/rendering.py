@@ -3,9 +3,9 @@ legal commands, its events, and the version as ETag."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from flask import Response, jsonify, request
+from flask import Response, current_app, request
 
 from events.games import LoadedGame
 from events.players import Presence
@@ -15,6 +15,7 @@ from game.audiences import Audience, Reader, audience_at
 from game.legal import legal_commands
 from game.table import Table
 from game.views import redact, view
+from service.jsonprovider import OrjsonProvider
 from service.schemas.commands import wire_command
 
 # Events after which a reader's audience may change: a seat taken or left, a game begun or
@@ -91,10 +92,20 @@ def view_response(
     presence: list[str | None] | None = None,
 ) -> Response:
     """The view as a JSON response tagged with the game's version (the shape of ViewSchema)."""
-    response = jsonify(view_json(game_id, loaded, who, presence))
-    response.status_code = status
-    response.headers["Vary"] = "Authorization"
-    return with_etag(response, loaded.version)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    body = cast(OrjsonProvider, app.json).encode(view_json(game_id, loaded, who, presence))
+    # Built at once, headers and all: each header set afterwards is checked and stored again.
+    response: Response = app.response_class(
+        body,
+        status=status,
+        headers={"Vary": "Authorization", "ETag": etag(loaded.version)},
+        content_type=JSON,
+    )
+    response.make_conditional(request)  # a 304 when If-None-Match names this version
+    return response
+
+
+JSON = "application/json"
 
 
 def presence_of(presence: Presence, game_id: str, table: Table) -> list[str | None]:

@@ -9,11 +9,11 @@ and problems carry it as `request_id` (service.errors).
 from __future__ import annotations
 
 import re
+import secrets
 import time
-import uuid
 
 import structlog
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Request, Response, g, has_request_context, request
 
 from play import logs
 
@@ -25,6 +25,12 @@ log = logs.Lines("loveletter.requests")
 def request_id() -> str | None:
     """The current request's id (None outside a request)."""
     return g.get("request_id") if has_request_context() else None
+
+
+def current_request() -> Request:
+    """The request itself, not its proxy: one lookup for a hook that reads it many times."""
+    found: Request = request._get_current_object()  # type: ignore[attr-defined]
+    return found
 
 
 def note_seat(seat: int | None) -> None:
@@ -44,25 +50,27 @@ def install(app: Flask) -> None:
 
 
 def _start() -> None:
-    sent = request.headers.get(HEADER, "")
-    g.request_id = sent if WELL_FORMED.fullmatch(sent) else uuid.uuid4().hex
-    g.request_started = time.perf_counter()
+    here, seen = g._get_current_object(), current_request()  # one lookup each
+    sent = seen.headers.get(HEADER, "")
+    here.request_id = sent if WELL_FORMED.fullmatch(sent) else secrets.token_hex(16)
+    here.request_started = time.perf_counter()
     structlog.contextvars.clear_contextvars()
-    structlog.contextvars.bind_contextvars(request_id=g.request_id)
+    structlog.contextvars.bind_contextvars(request_id=here.request_id)
 
 
 def _finish(response: Response) -> Response:
-    response.headers[HEADER] = g.get("request_id") or _late_id()
-    started = g.get("request_started")
-    game = g.get("game_id") or (request.view_args or {}).get("game_id")
+    here, seen = g._get_current_object(), current_request()
+    response.headers[HEADER] = here.get("request_id") or _late_id()
+    started = here.get("request_started")
+    game = here.get("game_id") or (seen.view_args or {}).get("game_id")
     log.info(
         "request",
-        method=request.method,
-        path=request.path,
+        method=seen.method,
+        path=seen.path,
         status=response.status_code,
         duration_ms=None if started is None else round((time.perf_counter() - started) * 1e3, 2),
         game=game,
-        seat=g.get("seat"),
+        seat=here.get("seat"),
     )
     structlog.contextvars.clear_contextvars()
     return response
@@ -70,5 +78,5 @@ def _finish(response: Response) -> Response:
 
 def _late_id() -> str:
     """An id for a request refused before `_start` ran (by an earlier before_request)."""
-    g.request_id = uuid.uuid4().hex
+    g.request_id = secrets.token_hex(16)
     return str(g.request_id)

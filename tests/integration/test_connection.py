@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import socket
 import time
+import uuid
 from pathlib import Path
 
 import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from events.connection import COMMAND_TIMEOUT_SECONDS, RedisClient, block_seconds, connect
+from events.connection import (
+    COMMAND_TIMEOUT_SECONDS,
+    HeldConnections,
+    RedisClient,
+    Script,
+    block_seconds,
+    connect,
+    held_connections,
+)
 from events.store import EventStore
 
 from .helpers import gone, run_python
@@ -133,3 +142,46 @@ def test_an_ordinary_call_to_a_silent_server_gives_up() -> None:
 )
 def test_how_long_each_command_may_block(command: tuple[object, ...], seconds: float) -> None:
     assert block_seconds(command) == seconds
+
+
+def test_scripts_run_on_held_connections_and_load_themselves(redis_url: str) -> None:
+    client = connect(redis_url)
+    try:
+        # A script no server has seen: the first call meets NOSCRIPT and loads it.
+        script = Script(client, f"return {{ARGV[1], '{uuid.uuid4().hex}'}}")
+        assert script(keys=[], args=["one"])[0] == b"one"
+        assert script(keys=[], args=["two"])[0] == b"two"
+        held = held_connections(client)
+        assert held._borrowed == 1 and len(held._idle) == 1  # one connection, kept aside
+        with pytest.raises(redis.ResponseError):  # an error reply leaves the connection sound
+            Script(client, "return redis.error_reply('refused')")(keys=[], args=[])
+        assert script(keys=[], args=["three"])[0] == b"three"
+    finally:
+        client.close()
+
+
+def test_a_held_connection_closed_by_the_server_is_connected_anew(redis_url: str) -> None:
+    client = connect(redis_url)
+    try:
+        held = held_connections(client)
+        first = held.call("CLIENT", "ID")
+        client.client_kill_filter(_id=first)  # as a restarted server would have dropped it
+        second = held.call("CLIENT", "ID")
+        assert second != first
+        assert held.call("CLIENT", "ID") == second  # and kept
+        assert held._borrowed == 1
+    finally:
+        client.close()
+
+
+def test_calls_beyond_the_held_connections_go_through_the_pool(redis_url: str) -> None:
+    client = connect(redis_url)
+    try:
+        held = HeldConnections(client, size=1)
+        taken = held._take()  # the only one, busy
+        assert taken is not None and held._take() is None
+        assert held.call("PING") is True  # through the client, with its response callback
+        held._idle.append(taken)
+        assert held.call("PING") == b"PONG"  # the raw reply, on the held connection
+    finally:
+        client.close()
