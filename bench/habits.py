@@ -91,7 +91,8 @@ def main(argv: list[str] | None = None) -> None:
     counts: dict[str, Counter[tuple[str, str]]] = {edition: Counter() for edition in EDITIONS}
     for edition, players, games in TABLES:
         counts[edition].update(count_plays(edition, players, max(1, int(games * args.scale))))
-        print(f"{edition}, {players} players: {sum(counts[edition].values())} hands", file=sys.stderr)
+        hands = sum(counts[edition].values())
+        print(f"{edition}, {players} players: {hands} hands", file=sys.stderr)
     TARGET.write_text(render({edition: shares(c) for edition, c in counts.items()}), "utf-8")
 
 
