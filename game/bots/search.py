@@ -201,7 +201,7 @@ class SearchPolicy:
         """The candidate with the best average result over the sampled worlds."""
         if len(legal) == 1:
             return legal[0]
-        beliefs = Beliefs.from_view(view)
+        beliefs = Beliefs.from_view(view, habits=True)
         judge = Judge(view, beliefs)
         alive = candidates(judge, legal)
         favourite = alive[0]
