@@ -37,9 +37,9 @@ def _kept_lean(
     for card in pile:
         prior[card] = prior.get(card, 0) + 1
     total = sum(prior.values())
-    draw = {card: count / total for card, count in prior.items()}
-    held = dict(draw)
-    for played in pile:
+    draw = {card: count / total for card, count in prior.items()}  # the odds of a card drawn
+    held = dict(draw)  # the odds of the card the seat holds, dealt at first
+    for played in pile:  # it held one card, drew another, played `played`, kept the other
         mass: dict[str, float] = {}
         for card in draw:
             if card == played:
@@ -50,6 +50,7 @@ def _kept_lean(
                 mass[card] = both * chose
         norm = sum(mass.values()) or 1.0
         held = {card: weight / norm for card, weight in mass.items()}
+    # A tiny floor: the view rules a card out, never the habits.
     return {card: held[card] / count + 1e-6 for card, count in unseen.items()}
 
 
