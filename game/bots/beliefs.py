@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
+from game.bots.habits import PLAYS
 from game.editions import EDITIONS, Edition
 from game.views import SeatView
 
@@ -13,6 +14,9 @@ from game.views import SeatView
 # holding a card ranked below the one just discarded.
 LEAN = tuple(math.exp(0.12 * rank) for rank in range(10))
 BELOW = 0.1
+# With habits: how much a discard the seat did not choose (a Prince made it discard, a King
+# swapped its hand) weighs beside one it chose; fitted like LEAN (log-likelihood of true hands).
+FORCED = 0.05
 
 
 _COPIES = {edition.id: Counter(edition.deck) for edition in EDITIONS.values()}
@@ -22,6 +26,32 @@ def _take(counts: dict[str, int], cards: tuple[str, ...]) -> None:
     """Take seen cards out of the counts."""
     for card in cards:
         counts[card] -= 1
+
+
+def _kept_lean(
+    pile: tuple[str, ...], unseen: dict[str, int], plays: dict[tuple[str, str], float]
+) -> dict[str, float]:
+    """How much likelier than its count each unseen card is the one a seat holds, following
+    its discards in turn: each played from the card it held and one drawn, as `plays` says."""
+    prior = dict(unseen)
+    for card in pile:
+        prior[card] = prior.get(card, 0) + 1
+    total = sum(prior.values())
+    draw = {card: count / total for card, count in prior.items()}  # the odds of a card drawn
+    held = dict(draw)  # the odds of the card the seat holds, dealt at first
+    for played in pile:  # it held one card, drew another, played `played`, kept the other
+        mass: dict[str, float] = {}
+        for card in draw:
+            if card == played:
+                mass[card] = held.get(played, 0.0) * draw[played] * (FORCED + 1.0)
+            else:
+                chose = FORCED + plays.get((played, card), 0.5)
+                both = held.get(played, 0.0) * draw[card] + held[card] * draw.get(played, 0.0)
+                mass[card] = both * chose
+        norm = sum(mass.values()) or 1.0
+        held = {card: weight / norm for card, weight in mass.items()}
+    # A tiny floor: the view rules a card out, never the habits.
+    return {card: held[card] / count + 1e-6 for card, count in unseen.items()}
 
 
 @dataclass(frozen=True)
@@ -34,13 +64,16 @@ class Beliefs:
     held: dict[int, str]  # other seats whose card this seat knows is still there
     under_deck: tuple[str, ...]  # cards this seat put under the deck, still there, top first
     last_played: dict[int, str] = field(default_factory=dict)  # the top of each discard pile
+    kept: dict[int, dict[str, float]] = field(default_factory=dict)  # each card's lean, by habits
 
     @classmethod
-    def from_view(cls, view: SeatView, lean: bool = True) -> Beliefs:
+    def from_view(cls, view: SeatView, lean: bool = True, habits: bool = False) -> Beliefs:
         """Count every card the view accounts for; the rest is unseen.
 
         With `lean`, a seat's unknown card leans towards high ranks and away from ranks below
-        the card they last discarded (players tend to keep the better card).
+        the card they last discarded (players tend to keep the better card). With `habits`, it
+        leans instead by how likely the seat's discards this round are, had it played as the
+        heuristic does (`habits.py`), each from the card it held and the one it drew.
         """
         edition = EDITIONS[view.edition]
         you = view.you if view.you is not None else -1
@@ -71,7 +104,13 @@ class Beliefs:
             if lean and public.discards and public.seat != you and not public.eliminated
         }
         unseen = {card: count for card, count in unseen.items() if count > 0}
-        return cls(edition, you, unseen, held, tuple(under), last)
+        plays = PLAYS.get(edition.id)
+        kept = {
+            public.seat: _kept_lean(public.discards, unseen, plays)
+            for public in view.seats
+            if habits and plays and public.seat in last and public.seat not in held
+        }
+        return cls(edition, you, unseen, held, tuple(under), last, kept)
 
     @property
     def total(self) -> int:
@@ -98,6 +137,9 @@ class Beliefs:
         last = self.last_played.get(seat)
         if last is None:
             return 1.0
+        kept = self.kept.get(seat)
+        if kept is not None:
+            return kept.get(card, 1.0)
         rank = self.edition.rank[card]
         return LEAN[rank] * (1.0 if rank >= self.edition.rank[last] else BELOW)
 

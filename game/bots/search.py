@@ -8,7 +8,7 @@ their scores differ by the command alone; weak candidates are dropped as worlds 
 Candidates are the heuristic's best command of each family (a card, its players: the guess a
 Guard names is the heuristic's, whose odds are exact), none the heuristic scores hopeless.
 Each unknown one-card hand is drawn along a low-discrepancy sequence, so few worlds still
-cover its odds evenly.
+cover its odds evenly; its odds read the seat's discards through the heuristic's habits.
 
 Budget: `Options.iterations` fixes the number of worlds (reproducible); otherwise the search
 reads `time.perf_counter` and stops starting new worlds after `Options.budget_ms` (default 120).
@@ -201,7 +201,7 @@ class SearchPolicy:
         """The candidate with the best average result over the sampled worlds."""
         if len(legal) == 1:
             return legal[0]
-        beliefs = Beliefs.from_view(view)
+        beliefs = Beliefs.from_view(view, habits=True)
         judge = Judge(view, beliefs)
         alive = candidates(judge, legal)
         favourite = alive[0]

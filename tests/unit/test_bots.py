@@ -256,6 +256,27 @@ def test_hand_odds_are_probabilities() -> None:
     assert lean_odds["guard"] < flat_odds["guard"]  # below the Priest just played
 
 
+def test_habits_weigh_a_card_by_the_play_it_would_explain() -> None:
+    """After a Priest, a seat likelier holds what the heuristic keeps over a Priest (a King, a
+    Baron) and less likely what it plays first (a Guard), in the odds and in sampled worlds."""
+    face_up = ("priest", "baron", "countess")
+    named = (*face_up, "priest", "prince", "handmaid", "spy", "guard", "king")
+    deck = ["handmaid", "spy", "guard", *rest_of_deck("2019", *named)]
+    state = rigged("2019", ["priest", "prince"], deck, "king", face_up)
+    state = step(state, PlayCard(0, "priest", (1,)))[1]
+    seen = view(state, 1)
+    flat = Beliefs.from_view(seen, lean=False).hand_odds(0)
+    habits = Beliefs.from_view(seen, habits=True)
+    odds = habits.hand_odds(0)
+    assert set(odds) == set(flat)  # a forced discard keeps every card possible
+    assert sum(odds.values()) == pytest.approx(1.0)
+    assert odds["king"] > 1.5 * flat["king"] and odds["baron"] > flat["baron"]
+    assert odds["guard"] < flat["guard"] / 2
+    rng = random.Random(7)
+    guards = sum(sample_world(seen, habits, rng).hands[0] == ("guard",) for _ in range(400))
+    assert guards / 400 < flat["guard"] / 2
+
+
 def test_every_card_has_a_hint() -> None:
     """The heuristic knows what playing each card of every edition is worth."""
     assert set(HINTS) == set(CARDS)
@@ -264,10 +285,10 @@ def test_every_card_has_a_hint() -> None:
 
 
 @pytest.mark.parametrize(("edition", "players"), GAME_SIZES)
-@given(seed=SEEDS, lean=st.booleans())
+@given(seed=SEEDS, lean=st.booleans(), habits=st.booleans())
 @settings(max_examples=4, deadline=None)
 def test_beliefs_rule_out_only_the_impossible(
-    edition: str, players: int, seed: int, lean: bool
+    edition: str, players: int, seed: int, lean: bool, habits: bool
 ) -> None:
     """A seat's odds of another's card: a probability over cards the view leaves unaccounted
     for (none whose every copy it sees), never ruling out the card truly held."""
@@ -278,7 +299,7 @@ def test_beliefs_rule_out_only_the_impossible(
         seat = state.current
         assert seat is not None
         seen = view(state, seat)
-        beliefs = Beliefs.from_view(seen, lean=lean)
+        beliefs = Beliefs.from_view(seen, lean=lean, habits=habits)
         visible = Counter(seen.face_up) + Counter(seen.hand or ())
         for public in seen.seats:
             visible.update(public.discards)
