@@ -93,22 +93,18 @@ def _through(field: fields.Field) -> Loader:
     return load
 
 
-def _string(field: fields.Field) -> Loader:
-    def load(value: Any) -> Any:
-        if type(value) is not str:
-            raise Refused
-        return value
+def _exactly(kind: type) -> Callable[[fields.Field], Loader]:
+    """Fields whose values are taken as they are when of exactly `kind` (a string, a boolean)."""
 
-    return load
+    def compile_field(field: fields.Field) -> Loader:
+        def load(value: Any) -> Any:
+            if type(value) is not kind:
+                raise Refused
+            return value
 
+        return load
 
-def _boolean(field: fields.Field) -> Loader:
-    def load(value: Any) -> Any:
-        if type(value) is not bool:
-            raise Refused
-        return value
-
-    return load
+    return compile_field
 
 
 def _whole_number(field: fields.Field) -> Loader:
@@ -136,8 +132,8 @@ def _list(field: fields.Field) -> Loader:
 
 # The field kinds compiled (exact classes: a subclass may load otherwise), by what they load.
 KINDS: Mapping[type, Callable[[fields.Field], Loader]] = {
-    fields.String: _string,
-    StrictBoolean: _boolean,
+    fields.String: _exactly(str),
+    StrictBoolean: _exactly(bool),
     WholeNumber: _whole_number,
     fields.List: _list,
 }
