@@ -20,7 +20,6 @@ from typing import Any
 import orjson
 
 from events.connection import RedisClient, as_text
-from events.locks import short_lock
 from events.store import iso_time, to_json
 
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -228,7 +227,9 @@ class Presence:
         self._due: set[str] = set()  # renewals the background writer sends next
         self._writer: threading.Thread | None = None
         self._writer_pid = 0
-        self._lock = short_lock()
+        # gevent's lock, not events.locks.short_lock: starting the writer under it waits for
+        # the new greenlet, and an OS lock held across that wait blocks the worker's other ones.
+        self._lock = threading.Lock()
 
     def key(self, who: str) -> str:
         """The presence key of a player id or of `<game>/<seat>` (a seat without a player)."""
