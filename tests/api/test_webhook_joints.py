@@ -71,6 +71,26 @@ def legal_seat(base: str, game: str, tokens: dict[int, str]) -> tuple[int, dict[
     raise AssertionError("nobody may act")
 
 
+def human_plays_until_the_bot_must(base: str, game: str, token: str) -> int:
+    """The human sends its first legal command until its answer (the seat's view at the version
+    written) leaves it nothing to do: a Chancellor's play leaves the human a second choice. The
+    version the bot must answer."""
+    view = requests.get(f"{base}/games/{game}", headers=auth(token), timeout=10)
+    seen, version = view.json(), view.headers["ETag"]
+    for move in range(10):
+        if not seen["legal"]:
+            return int(version.strip('"'))
+        sent = requests.post(
+            f"{base}/games/{game}/commands",
+            json=seen["legal"][0],
+            headers={**auth(token), "If-Match": version, "Idempotency-Key": f"m{move}"},
+            timeout=10,
+        )
+        assert sent.status_code == 200, sent.text
+        seen, version = sent.json(), sent.headers["ETag"]
+    raise AssertionError("the human never had to wait for the bot")
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -119,16 +139,7 @@ def test_a_trickling_receiver_is_cut_off_and_never_delays_a_bot(
             timeout=10,
         ).json()  # fmt: skip
         bot_game, cy = bot["game"]["id"], bot["token"]
-        _, move = legal_seat(base, bot_game, {0: cy})
-        view = requests.get(f"{base}/games/{bot_game}", headers=auth(cy), timeout=10)
-        sent = requests.post(
-            f"{base}/games/{bot_game}/commands",
-            json=move,
-            headers={**auth(cy), "If-Match": view.headers["ETag"], "Idempotency-Key": "m1"},
-            timeout=10,
-        )
-        assert sent.status_code == 200, sent.text
-        after = int(sent.headers["ETag"].strip('"'))
+        after = human_plays_until_the_bot_must(base, bot_game, cy)
         started = time.monotonic()
         answer = requests.get(
             f"{base}/games/{bot_game}/events?after={after}&wait=20", headers=auth(cy), timeout=30
