@@ -63,6 +63,8 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 """
+# A waiter gives its place up: a script, so that it runs on a held connection (see Script).
+RELEASE_SCRIPT = "return redis.call('ZREM', KEYS[1], ARGV[1])"
 READS = "reads"  # the bucket of reads, limited per address on their own
 LEASE_SECONDS = 120.0  # a waiter's place is kept this long past its last renewal
 EXTENSION = "loveletter-limiter"
@@ -119,7 +121,8 @@ class RateLimiter:
         self.bucket_limits = dict(bucket_limits or {})  # a bucket's own address limit
         self.waiters_per_address = waiters_per_address
         self._script = Script(redis_client, GRANT_SCRIPT)  # loads itself when missing
-        self._hold = redis_client.register_script(HOLD_SCRIPT)
+        self._hold = Script(redis_client, HOLD_SCRIPT)
+        self._release = Script(redis_client, RELEASE_SCRIPT)
         self._allowances: Recent[str, Allowance] = Recent(KEPT_ALLOWANCES)
         self._asking: dict[str, threading.Event] = {}  # keys being asked for, by one thread
         self._lock = short_lock()
@@ -256,7 +259,7 @@ class Place:
     def release(self) -> None:
         """Give the place up (the waiter is done)."""
         with contextlib.suppress(Exception):  # a lost Redis: the lease ends by itself
-            self.limiter.redis.zrem(self.key, self.waiter)
+            self.limiter._release(keys=[self.key], args=[self.waiter])
 
 
 def _refusal(scope: str, limit: Limit, ttl_ms: int) -> ApiError:
