@@ -14,7 +14,6 @@ apart from its appends, and reads the chat itself.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections import OrderedDict, deque
@@ -25,6 +24,7 @@ from typing import Any
 import orjson
 from marshmallow import ValidationError
 
+from events.background import Background
 from events.chat import chat_channel
 from events.connection import RedisClient
 from events.players import InboxEntry, inbox_channel
@@ -126,8 +126,7 @@ class AppendHub:
         self.subscribed = threading.Event()  # set while the listener is subscribed
         self._watches: dict[str, set[Watch]] = {}
         self._lock = threading.Lock()
-        self._listener: threading.Thread | None = None
-        self._pid = 0
+        self._listener = Background("append-hub", self._listen)
         self._closed = False
         self._pubsub: Any = None  # the listener's subscription, while it has one
         self._subscription = 0  # counts the listener's subscriptions (each may have missed some)
@@ -153,8 +152,8 @@ class AppendHub:
     def watch(self, game_id: str) -> Iterator[Watch]:
         """Watch a game's appends for as long as the block runs."""
         watch = Watch(game_id)
+        self._listener.ensure()
         with self._lock:
-            self._start()
             self._watches.setdefault(game_id, set()).add(watch)
             if self._closed:
                 watch.close()
@@ -180,14 +179,6 @@ class AppendHub:
             watches = [watch for found in self._watches.values() for watch in found]
         for watch in watches:
             watch.close()
-
-    def _start(self) -> None:
-        """Start the listener unless it runs in this process (called with the lock held)."""
-        if self._listener is not None and self._pid == os.getpid():
-            return
-        self._pid = os.getpid()
-        self._listener = threading.Thread(target=self._listen, name="append-hub", daemon=True)
-        self._listener.start()
 
     def _listen(self) -> None:
         """Subscribe, and hand each append to the watches of its game, until closed."""

@@ -8,9 +8,7 @@ random; only their SHA-256 is stored, each under a key of its own that names the
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +17,9 @@ from typing import Any
 
 import orjson
 
+from events.background import Background
 from events.connection import RedisClient, as_text
+from events.locks import short_lock
 from events.store import iso_time, to_json
 
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -225,11 +225,8 @@ class Presence:
         self.ttl = ttl
         self._written: dict[str, float] = {}
         self._due: set[str] = set()  # renewals the background writer sends next
-        self._writer: threading.Thread | None = None
-        self._writer_pid = 0
-        # gevent's lock, not events.locks.short_lock: starting the writer under it waits for
-        # the new greenlet, and an OS lock held across that wait blocks the worker's other ones.
-        self._lock = threading.Lock()
+        self._writer = Background("presence", self._renew)
+        self._lock = short_lock()
 
     def key(self, who: str) -> str:
         """The presence key of a player id or of `<game>/<seat>` (a seat without a player)."""
@@ -247,23 +244,17 @@ class Presence:
             if len(self._written) > 100_000:  # forget the oldest half
                 for name in sorted(self._written, key=self._written.__getitem__)[:50_000]:
                     del self._written[name]
-            if written is not None and now - written < self.ttl - 2 * self.every:
-                self._due.add(who)  # its key lives long enough for the writer to renew it
-                self._start_writer()
-                return
+            renewed = written is not None and now - written < self.ttl - 2 * self.every
+            if renewed:  # its key lives long enough for the writer to renew it
+                self._due.add(who)
+        if renewed:
+            self._writer.ensure()
+            return
         try:
             self.redis.set(self.key(who), 1, ex=self.ttl)
         except Exception:  # presence is a hint: a failed write must not fail the request
             with self._lock:
                 self._written.pop(who, None)
-
-    def _start_writer(self) -> None:
-        """Start the background writer unless it runs in this process (lock held)."""
-        if self._writer is not None and self._writer_pid == os.getpid():
-            return
-        self._writer_pid = os.getpid()
-        self._writer = threading.Thread(target=self._renew, name="presence", daemon=True)
-        self._writer.start()
 
     def _renew(self) -> None:
         """Write the renewals due, every `every` / 2 seconds, for as long as the process lives."""

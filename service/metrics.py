@@ -11,7 +11,6 @@ from __future__ import annotations
 import bisect
 import functools
 import os
-import threading
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -28,6 +27,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
 
+from events.background import Background
 from events.connection import RedisClient, as_text
 from events.index import GameIndex
 from events.locks import short_lock
@@ -68,19 +68,17 @@ class Tally:
         self._counts: dict[Any, int] = {}  # counter child -> count not written yet
         self._timings: dict[Any, list[float]] = {}  # histogram child -> [sum, per bucket...]
         self._lock = short_lock()
-        self._writer_pid = 0
+        self._writer = Background("metrics-tally", self._write_every, on_fork=self._forget)
 
     def count(self, child: Any) -> None:
         """One more for a counter's child."""
-        if self._writer_pid != os.getpid():
-            self._start_writer()
+        self._writer.ensure()
         with self._lock:
             self._counts[child] = self._counts.get(child, 0) + 1
 
     def time(self, child: Any, seconds: float) -> None:
         """One observation of a histogram's child."""
-        if self._writer_pid != os.getpid():
-            self._start_writer()
+        self._writer.ensure()
         bounds = child._upper_bounds
         with self._lock:
             pending = self._timings.get(child)
@@ -103,14 +101,10 @@ class Tally:
                 if observed:
                     value.inc(observed)
 
-    def _start_writer(self) -> None:
-        with self._lock:
-            if self._writer_pid == os.getpid():
-                return
-            if self._writer_pid:  # a forked worker: what is pending is its parent's to write
-                self._counts, self._timings = {}, {}
-            self._writer_pid = os.getpid()  # and it starts a writer of its own
-        threading.Thread(target=self._write_every, name="metrics-tally", daemon=True).start()
+    def _forget(self) -> None:
+        """In a forked worker: what is pending is its parent's to write."""
+        self._counts, self._timings = {}, {}
+        self._lock = short_lock()
 
     def _write_every(self) -> None:
         while True:
