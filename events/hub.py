@@ -219,9 +219,10 @@ class AppendHub:
                         pubsub.close()
 
     def decode(self, data: dict[str, Any]) -> Any:
-        """An event as the vocabulary reads it (None if it can't: a reader decodes it again)."""
+        """An event as the vocabulary reads it (None if it can't: a reader decodes it again).
+        What the hub hears was written by this service's own `encode`, just now."""
         try:
-            return self.vocabulary.decode(data)
+            return self.vocabulary.decode_own(data)
         except (ValidationError, KeyError, TypeError):  # not an event of ours: left to the reader
             return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import secrets
@@ -340,6 +341,7 @@ def _stored(entry_id: bytes | str, fields: Mapping[Any, Any]) -> StoredEvent:
     )
 
 
+@functools.lru_cache(maxsize=4096)  # the events of one append, sent to each of its waiters
 def iso_time(milliseconds: int) -> str:
     """Unix milliseconds as `2026-01-05T10:02:11.408Z`."""
     moment = datetime.fromtimestamp(milliseconds / 1000, tz=UTC)
