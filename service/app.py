@@ -31,6 +31,7 @@ from service.blueprints.base import BODY_METHODS
 from service.deps import EXTENSION, Services, services
 from service.jsonprovider import OrjsonProvider
 from service.ratelimit import READS, RateLimiter, install_limiter
+from service.routing import RememberingMap
 from service.schemas.base import ProblemSchema
 from service.schemas.commands import COMMAND_COMPONENTS, COMMAND_SCHEMAS
 from service.schemas.events import EVENT_SCHEMAS
@@ -73,7 +74,10 @@ carry as `request_id` and the server's log line of the request shows.
 
 class LoveLetterFlask(Flask):
     """Flask, remembering which views are coroutines: flask-smorest's decorators ask again on
-    every request, once per layer, and the answer never changes."""
+    every request, once per layer, and the answer never changes. Paths are matched by
+    werkzeug's matcher behind a memo (service/routing.py)."""
+
+    url_map_class = RememberingMap
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
