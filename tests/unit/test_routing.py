@@ -28,6 +28,11 @@ ASKED = [
 ]
 
 
+def rules() -> list[Rule]:
+    """The rules afresh: a rule belongs to the one map it was added to."""
+    return [rule.empty() for rule in RULES]
+
+
 def matched(url_map: Map, path: str, method: str) -> object:
     """What the map's adapter answers: (endpoint, values), or the exception's type."""
     try:
@@ -51,14 +56,14 @@ def test_the_app_matches_with_the_remembering_map() -> None:
 
 
 def test_every_path_is_matched_as_werkzeug_matches_it_again_and_again() -> None:
-    plain, remembering = Map([r.empty() for r in RULES]), RememberingMap([r.empty() for r in RULES])
+    plain, remembering = Map(rules()), RememberingMap(rules())
     for _ in range(3):
         for path, method in ASKED:
             assert matched(remembering, path, method) == matched(plain, path, method)
 
 
 def test_the_values_of_a_match_are_the_callers_own() -> None:
-    url_map = RememberingMap([r.empty() for r in RULES])
+    url_map = RememberingMap(rules())
     _, values = url_map.bind("localhost").match("/games/g2/views/12", method="GET")
     values["version"] = 99
     assert url_map.bind("localhost").match("/games/g2/views/12", method="GET") == (
@@ -70,7 +75,7 @@ def test_the_values_of_a_match_are_the_callers_own() -> None:
 def test_matching_a_path_again_leaves_no_garbage(no_automatic_collection: None) -> None:
     """werkzeug's own matcher leaves a reference cycle per match; the memo, none once a path
     was matched."""
-    for url_map, most in ((Map([r.empty() for r in RULES]), None), (RememberingMap(RULES), 0)):
+    for url_map, most in ((Map(rules()), None), (RememberingMap(rules()), 0)):
         url_map.bind("localhost").match("/games/g1/events", method="GET")
         gc.collect()
         for _ in range(100):
