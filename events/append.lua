@@ -13,7 +13,8 @@
 -- writes, a version can come back with other events, and only the stamp tells them apart.
 -- Every entry carries the append's time (field t, milliseconds), in the same XADD.
 -- An append is published on the channel as
--- '<game id>\n<first version>\n<time>\n<event JSON>\n...'.
+-- '<game id>\n<first version>\n<time>\n<stamp before>\n<stamp>\n<event JSON>\n...', the stamp
+-- before being the one checked on the entry at the expected version ('' when none was).
 -- Returns {status, first version, last version, current version}; status is ok, duplicate
 -- (the key's first append, same fingerprint), key-reused (another fingerprint) or conflict.
 
@@ -81,7 +82,7 @@ if ARGV[11] ~= '' then
 end
 
 if ARGV[9] ~= '' then
-  local head = ARGV[4] .. '\n' .. first .. '\n' .. ARGV[10] .. '\n'
+  local head = table.concat({ARGV[4], first, ARGV[10], ARGV[8], ARGV[7], ''}, '\n')
   redis.call('PUBLISH', ARGV[9], head .. table.concat(ARGV, '\n', 12))
 end
 

@@ -208,7 +208,7 @@ class GameRepository:
     def fold(self, table: Table | None, stored: list[StoredEvent]) -> Table | None:
         """Apply stored events to a table."""
         for item in stored:
-            table = evolve(table, self.vocabulary.decode_own(item.event))
+            table = evolve(table, self.vocabulary.decoded(item))
         return table
 
     def append(

@@ -9,6 +9,10 @@ connection drops, appends may go unheard, so once it has subscribed again every 
 to read its stream instead (`Watch.take` says so). Chat messages are announced on a channel of
 their own (events/chat.py): a watch is only told that its game's chat has news (`Watch.chatted`),
 apart from its appends, and reads the chat itself.
+
+The hub also keeps this process's game heads current (`keep_heads`, play/heads.py): an append
+that follows a kept head (its version, and the stamp the append checked there) is folded into it,
+so a command that another process's append preceded finds its game here without a read.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 from marshmallow import ValidationError
@@ -41,6 +45,17 @@ LONGEST_PAUSE_SECONDS = 5.0
 
 Append = list[StoredEvent]  # the events one append wrote, in order
 Mark = tuple[int, int]  # (subscription, appends heard): where the hub stood at a moment
+
+
+class HeadKeeper(Protocol):
+    """What keeps games' heads up to date from the appends the hub hears (play.heads)."""
+
+    def kept_version(self, game_id: str) -> int | None:
+        """The version of the game's kept head (None: none is kept)."""
+
+    def hear(self, game_id: str, append: Append, stamp_before: str, mark: Mark) -> None:
+        """An append of the game, heard at `mark`, whose script found `stamp_before` on the
+        entry before its first ('' when it checked none)."""
 
 
 def inbox_watch(player_id: str) -> str:
@@ -133,6 +148,13 @@ class AppendHub:
         self._appends = 0  # appends heard so far, of every game: the hub's clock
         self._last_heard: OrderedDict[str, int] = OrderedDict()  # game: the clock when heard
         self._forgotten = 0  # the latest clock dropped from _last_heard
+        self._heads: HeadKeeper | None = None
+
+    def keep_heads(self, heads: HeadKeeper) -> None:
+        """While listening, fold each heard append into `heads` when it follows the head kept
+        there, so that a waiter, or a command sent to this process after another process's
+        append, reads nothing."""
+        self._heads = heads
 
     def mark(self) -> Mark | None:
         """Where the hub stands now (None: not listening), to be taken before reading a game:
@@ -263,25 +285,35 @@ class AppendHub:
             watch.hear_chat()
 
     def _deliver(self, data: bytes) -> None:
-        """Hand one published append (`game\\nfirst version\\ntime\\nevent\\n...`) to its
-        watches."""
+        """Hand one published append (`game\\nfirst version\\ntime\\nstamp before\\nstamp\\n
+        event\\n...`) to the head keeper and to the game's watches."""
         game, _, rest = data.partition(b"\n")
         game_id = game.decode()
         with self._lock:
             self._appends += 1
+            mark = (self._subscription, self._appends)
             self._last_heard[game_id] = self._appends
             self._last_heard.move_to_end(game_id)
             if len(self._last_heard) > GAMES_KEPT:
                 self._forgotten = self._last_heard.popitem(last=False)[1]
             watches = list(self._watches.get(game_id, ()))
-        if not watches:
+        head, at, stamp_before, stamp, body = rest.split(b"\n", 4)
+        first = int(head)
+        # A kept head takes the append only if it is at the version before (so not after this
+        # process's own appends, which it has already).
+        heads = self._heads
+        if heads is not None and heads.kept_version(game_id) != first - 1:
+            heads = None
+        if not watches and heads is None:
             return
-        first, _, rest = rest.partition(b"\n")
-        at, _, body = rest.partition(b"\n")
+        lines = body.split(b"\n")
         append = []
-        for offset, line in enumerate(body.split(b"\n")):
+        for offset, line in enumerate(lines):
             event = orjson.loads(line)  # decoded once here for every waiter of the game
-            version = int(first) + offset
-            append.append(StoredEvent(version, event, None, None, self.decode(event), int(at)))
+            last_stamp = stamp.decode() if offset == len(lines) - 1 else None
+            decoded = self.decode(event)
+            append.append(StoredEvent(first + offset, event, None, last_stamp, decoded, int(at)))
+        if heads is not None:
+            heads.hear(game_id, append, stamp_before.decode(), mark)
         for watch in watches:
             watch.hear(append)

@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Protocol
 
 from events.games import GameRepository, LoadedGame
+from events.hub import AppendHub, Mark
 from events.locks import short_lock
 from events.recent import Recent
 from events.store import StoredEvent
 
 HEADS_KEPT = 16_384  # games whose latest state each process keeps
-
-Mark = tuple[int, int]
 
 
 class Listener(Protocol):
@@ -29,6 +28,10 @@ class HeadCache:
     the truth, unless a failover lost the writes it was folded from. The entry at the cached
     version is read again and its stamp compared, so a stream that is gone, or that came back
     to that version with other events, is noticed.
+
+    Followed by the process's append hub (`follow`), a kept head also takes each append the hub
+    hears that follows it (same version, same stamp as checked by that append's script), so it
+    is current without a read when another process appended.
     """
 
     def __init__(self, games: GameRepository, size: int = HEADS_KEPT) -> None:
@@ -37,10 +40,38 @@ class HeadCache:
         self._checked: Recent[str, Mark] = Recent(size)  # the listener's mark at the last read
         self._lock = short_lock()
 
+    def follow(self, hub: AppendHub) -> None:
+        """Keep heads current from the appends `hub` hears while it listens (for its waiters: a
+        process that has none pays for no subscription)."""
+        hub.keep_heads(self)
+
     def peek(self, game_id: str) -> LoadedGame | None:
         """The cached head, read from nothing (it may be behind the stream)."""
         with self._lock:
             return self._heads.get(game_id)
+
+    def kept_version(self, game_id: str) -> int | None:
+        """The version of the game's kept head (the hub asks before it decodes an append)."""
+        with self._lock:
+            cached = self._heads.get(game_id)
+        return None if cached is None else cached.version
+
+    def hear(self, game_id: str, append: list[StoredEvent], stamp_before: str, mark: Mark) -> None:
+        """Fold an append the hub heard into the kept head when it follows it: its first version
+        is next, and its script found the head's stamp there. As of `mark` the hub has heard
+        nothing newer of the game, as if the head had been read then."""
+        with self._lock:
+            cached = self._heads.get(game_id)
+        if cached is None or not append or not stamp_before:
+            return
+        if (append[0].version - 1, stamp_before) != (cached.version, cached.stamp):
+            return
+        last, table = append[-1], self.games.fold(cached.table, append)
+        loaded = LoadedGame(table, last.version, last.stamp, last.at)
+        with self._lock:
+            if self._heads.get(game_id) is cached:  # not replaced while folding
+                self._heads.put(game_id, loaded)
+                self._checked.put(game_id, mark)
 
     def load(self, game_id: str, listener: Listener | None = None) -> LoadedGame:
         """The game at its head: the cached state plus the stream's newer events. With the

@@ -219,10 +219,13 @@ class PlayerIdConverter(BaseConverter):
 
 
 def build_services(settings: Settings) -> Services:
-    """The Redis client (REDIS_URL or the embedded server) and the use cases' context on it."""
+    """The Redis client (REDIS_URL or the embedded server) and the use cases' context on it,
+    whose head cache the append hub keeps current (an API process serves many games' seats)."""
     client = connect(settings.redis_url or redis_url())
     queue_client = connect(settings.queue_url) if settings.queue_url else None
-    return Services(settings, client, Context.on(client, settings, queue_client))
+    context = Context.on(client, settings, queue_client)
+    context.heads.follow(context.hub)
+    return Services(settings, client, context)
 
 
 def rate_limiter(built: Services) -> RateLimiter:

@@ -59,7 +59,7 @@ class Feed(MethodView):
                 follower.caught_up()
                 stored = follower.next(wait)  # waits on the append hub
                 if turns_audience(stored):  # the table changed while waiting: as it is now
-                    _, table = find_game(game_id)
+                    _, table = find_game(game_id, watching=True)
                     who = reader(table)  # 401 for a token whose seat was left meanwhile
             else:
                 stored = ctx.games.read(game_id, after + 1, after + limit)  # or the archive

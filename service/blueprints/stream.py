@@ -218,8 +218,9 @@ def chat_of(
 
 
 def _table_now(ctx: Context, game_id: str, version: int) -> Table:
-    """The table as it is now, at `version` at least (what audiences are judged on)."""
-    loaded = ctx.heads.load(game_id)
+    """The table as it is now, at `version` at least (what audiences are judged on); the
+    stream watches the game, so a head the hub has kept current is read from nothing."""
+    loaded = ctx.heads.load(game_id, ctx.hub)
     if loaded.version < version or loaded.table is None:  # a head cached behind: the stream's
         loaded = ctx.games.load(game_id)
     assert loaded.table is not None

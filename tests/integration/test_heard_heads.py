@@ -12,7 +12,8 @@ import pytest
 
 from events.connection import RedisClient
 from events.hub import AppendHub
-from game.table import OpenTable, TakeSeat
+from events.store import game_key
+from game.table import OpenTable, TakeSeat, step
 from play.context import Context
 from play.heads import HeadCache
 from play.settings import Settings
@@ -104,3 +105,67 @@ def test_a_head_is_read_again_after_the_hub_lost_its_subscription(ctx: Context) 
         assert hub.mark() not in (None, mark)
         heads.load("g1", hub)
         assert reads.count == 1  # appends may have gone unheard meanwhile: read
+
+
+@pytest.fixture
+def elsewhere(client: RedisClient, namespace: str) -> Iterator[Context]:
+    """Another process's context on the same games."""
+    found = Context.on(client, Settings(namespace=namespace, queue=namespace))
+    yield found
+    found.hub.close()
+
+
+def followed(ctx: Context, game_id: str) -> tuple[HeadCache, Any]:
+    """A head cache the hub keeps current, with the game's head kept, and the hub listening
+    (for a waiter)."""
+    heads = HeadCache(ctx.games)
+    heads.follow(ctx.hub)
+    kept = heads.load(game_id)
+    with ctx.hub.watch("a game with a waiter"):
+        assert ctx.hub.subscribed.wait(10)
+    return heads, kept
+
+
+def test_a_followed_head_takes_another_process_append_without_a_read(
+    ctx: Context, elsewhere: Context
+) -> None:
+    game = submit(ctx, "g1", OpenTable("2019", (None, None), "seed"), expected_version=0)
+    heads, kept = followed(ctx, "g1")
+    reads = CountedReads(ctx)
+    for seat in (0, 1):  # two appends by the other process, one after the other
+        mark = ctx.hub.mark()
+        version = game.game.version
+        game = submit(elsewhere, "g1", TakeSeat(seat, f"p{seat}", "-"), expected_version=version)
+        heard_since(ctx.hub, mark)
+        head = heads.peek("g1")
+        assert head is not None and head.version == game.game.version
+        assert head.stamp == game.game.stamp and head.at == game.game.at
+        assert head.table == game.game.table
+    assert heads.load("g1", ctx.hub).version == game.game.version  # taken as it is
+    assert reads.count == 0
+    assert kept.version < game.game.version
+
+
+def test_a_followed_head_takes_no_append_that_checked_no_stamp_or_another_one(
+    ctx: Context, elsewhere: Context, client: RedisClient, namespace: str
+) -> None:
+    opened = submit(ctx, "g1", OpenTable("2019", (None, None), "seed"), expected_version=0)
+    heads, kept = followed(ctx, "g1")
+    assert kept.version == opened.game.version
+    # Written without the stamp check (as no use case writes): not folded.
+    events, _ = step(kept.table, TakeSeat(0, "p0", "-"))
+    encoded = [ctx.games.vocabulary.encode(event) for event in events]
+    mark = ctx.hub.mark()
+    ctx.games.store.append("g1", kept.version, encoded)
+    heard_since(ctx.hub, mark)
+    assert heads.peek("g1") == kept
+    # The stream written anew (as after a failover that lost writes): the next append checks
+    # another stamp at the kept version, and is not folded either.
+    client.delete(game_key(namespace, "g1", "stream"))
+    again = submit(elsewhere, "g1", OpenTable("2019", (None, None), "seed"), expected_version=0)
+    assert again.game.version == kept.version and again.game.stamp != kept.stamp
+    mark = ctx.hub.mark()
+    submit(elsewhere, "g1", TakeSeat(0, "p0", "-"), expected_version=again.game.version)
+    heard_since(ctx.hub, mark)
+    assert heads.peek("g1") == kept
+    assert heads.load("g1").stamp != kept.stamp  # a read notices

@@ -12,7 +12,7 @@ import pytest
 
 from events.connection import RedisClient
 from events.hub import AppendHub
-from events.store import EventStore, StoredEvent
+from events.store import AppendResult, EventStore, StoredEvent
 from play.follow import Follower
 from tests.redis_keys import delete_namespace, new_namespace
 
@@ -35,10 +35,10 @@ def subscribed(hub: AppendHub, game_id: str) -> None:
 AT = 1_700_000_000_125  # when the appends are made (Unix ms): the hub hears it with them
 
 
-def append(store: EventStore, game_id: str, count: int = 1) -> None:
+def append(store: EventStore, game_id: str, count: int = 1) -> AppendResult:
     """Append `count` events after the game's current version."""
     events = [{**EVENT, "n": n} for n in range(count)]
-    store.append(game_id, store.version(game_id), events, at=AT / 1000)
+    return store.append(game_id, store.version(game_id), events, at=AT / 1000)
 
 
 def test_a_watch_hears_its_games_appends_and_no_others(
@@ -49,14 +49,18 @@ def test_a_watch_hears_its_games_appends_and_no_others(
     subscribed(hub, "g1")
     with hub.watch("g1") as watch:
         watch.take()
-        append(store, "g1", 3)
+        stamp = append(store, "g1", 3).stamp
         append(store, "g2")
         append(other, "g1")
         assert watch.wait(5)
         time.sleep(0.2)  # anything else would have arrived by now
         heard, missed = watch.take()
     assert not missed
-    assert heard == [[StoredEvent(v, {**EVENT, "n": v - 1}, None, at=AT) for v in (1, 2, 3)]]
+    stamps = [None, None, stamp]  # the append's stamp is heard on its last event
+    expected = [
+        StoredEvent(v, {**EVENT, "n": v - 1}, None, stamps[v - 1], at=AT) for v in (1, 2, 3)
+    ]
+    assert heard == [expected]
     assert hub.watching() == 0  # the watch is gone with its block
     for key in client.scan_iter(match=f"{namespace}-other:*"):
         client.delete(key)
