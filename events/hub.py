@@ -297,8 +297,12 @@ class AppendHub:
             if len(self._last_heard) > GAMES_KEPT:
                 self._forgotten = self._last_heard.popitem(last=False)[1]
             watches = list(self._watches.get(game_id, ()))
-        head, at, stamp_before, stamp, body = rest.split(b"\n", 4)
+        head, at, rest = rest.split(b"\n", 2)
         first = int(head)
+        if rest.startswith(b"{"):  # published by a release before the stamps were: none here
+            stamp_before, stamp, body = b"", b"", rest
+        else:
+            stamp_before, stamp, body = rest.split(b"\n", 2)
         # A kept head takes the append only if it is at the version before (so not after this
         # process's own appends, which it has already).
         heads = self._heads
@@ -310,7 +314,7 @@ class AppendHub:
         append = []
         for offset, line in enumerate(lines):
             event = orjson.loads(line)  # decoded once here for every waiter of the game
-            last_stamp = stamp.decode() if offset == len(lines) - 1 else None
+            last_stamp = stamp.decode() or None if offset == len(lines) - 1 else None
             decoded = self.decode(event)
             append.append(StoredEvent(first + offset, event, None, last_stamp, decoded, int(at)))
         if heads is not None:

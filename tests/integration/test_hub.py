@@ -4,6 +4,7 @@ read their streams, so a follower loses nothing and repeats nothing."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -12,7 +13,7 @@ import pytest
 
 from events.connection import RedisClient
 from events.hub import AppendHub
-from events.store import AppendResult, EventStore, StoredEvent
+from events.store import AppendResult, EventStore, StoredEvent, appends_channel
 from play.follow import Follower
 from tests.redis_keys import delete_namespace, new_namespace
 
@@ -64,6 +65,23 @@ def test_a_watch_hears_its_games_appends_and_no_others(
     assert hub.watching() == 0  # the watch is gone with its block
     for key in client.scan_iter(match=f"{namespace}-other:*"):
         client.delete(key)
+
+
+def test_an_append_published_without_stamps_is_heard_as_it_was(
+    client: RedisClient, namespace: str, hub: AppendHub
+) -> None:
+    """A process of the release before published no stamps: while both run, its appends are
+    heard whole and in order."""
+    subscribed(hub, "g1")
+    events = [{**EVENT, "n": n} for n in range(2)]
+    message = "\n".join(["g1", "4", str(AT), *(json.dumps(event) for event in events)])
+    with hub.watch("g1") as watch:
+        watch.take()
+        client.publish(appends_channel(namespace), message)
+        assert watch.wait(5)
+        heard, missed = watch.take()
+    assert not missed
+    assert heard == [[StoredEvent(4 + n, event, None, at=AT) for n, event in enumerate(events)]]
 
 
 def test_a_follower_gets_every_event_once_in_order_while_appends_race_it(
