@@ -66,6 +66,9 @@ class HeadCache:
             return
         if (append[0].version - 1, stamp_before) != (cached.version, cached.stamp):
             return
+        if any(item.decoded is None for item in append):  # not ours to fold (a newer release's)
+            self.forget(game_id)
+            return
         last, table = append[-1], self.games.fold(cached.table, append)
         loaded = LoadedGame(table, last.version, last.stamp, last.at)
         with self._lock:

@@ -12,7 +12,7 @@ import pytest
 
 from events.connection import RedisClient
 from events.hub import AppendHub
-from events.store import game_key
+from events.store import appends_channel, game_key
 from game.table import OpenTable, TakeSeat, step
 from play.context import Context
 from play.heads import HeadCache
@@ -169,3 +169,19 @@ def test_a_followed_head_takes_no_append_that_checked_no_stamp_or_another_one(
     heard_since(ctx.hub, mark)
     assert heads.peek("g1") == kept
     assert heads.load("g1").stamp != kept.stamp  # a read notices
+
+
+def test_a_followed_head_is_dropped_for_an_append_it_cannot_decode(
+    ctx: Context, client: RedisClient, namespace: str
+) -> None:
+    opened = submit(ctx, "g1", OpenTable("2019", (None, None), "seed"), expected_version=0)
+    heads, kept = followed(ctx, "g1")
+    # As a later release might publish it: an event this one does not know, after the head.
+    fields = ["g1", str(kept.version + 1), "1700000000125", str(kept.stamp), "s2"]
+    message = "\n".join([*fields, '{"type": "from_a_later_release"}'])
+    mark = ctx.hub.mark()
+    client.publish(appends_channel(namespace), message)
+    heard_since(ctx.hub, mark)
+    assert heads.peek("g1") is None  # read again when next needed
+    assert ctx.hub.subscribed.is_set()  # and the hub listens on
+    assert heads.load("g1").version == opened.game.version
