@@ -311,12 +311,12 @@ class AppendHub:
         if not watches and heads is None:
             return
         lines = body.split(b"\n")
+        stamps = [None] * (len(lines) - 1) + [stamp.decode() or None]  # on the last event only
         append = []
-        for offset, line in enumerate(lines):
+        for offset, (line, on_it) in enumerate(zip(lines, stamps, strict=True)):
             event = orjson.loads(line)  # decoded once here for every waiter of the game
-            last_stamp = stamp.decode() or None if offset == len(lines) - 1 else None
             decoded = self.decode(event)
-            append.append(StoredEvent(first + offset, event, None, last_stamp, decoded, int(at)))
+            append.append(StoredEvent(first + offset, event, None, on_it, decoded, int(at)))
         if heads is not None:
             heads.hear(game_id, append, stamp_before.decode(), mark)
         for watch in watches:

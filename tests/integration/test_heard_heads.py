@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from events.connection import RedisClient
+from events.games import LoadedGame
 from events.hub import AppendHub
 from events.store import appends_channel, game_key
 from game.table import OpenTable, TakeSeat, step
@@ -115,7 +116,7 @@ def elsewhere(client: RedisClient, namespace: str) -> Iterator[Context]:
     found.hub.close()
 
 
-def followed(ctx: Context, game_id: str) -> tuple[HeadCache, Any]:
+def followed(ctx: Context, game_id: str) -> tuple[HeadCache, LoadedGame]:
     """A head cache the hub keeps current, with the game's head kept, and the hub listening
     (for a waiter)."""
     heads = HeadCache(ctx.games)
