@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import orjson
-from flask import Response
+from flask import Response, current_app
 from flask.json.provider import DefaultJSONProvider
 
 # Marshmallow's error messages key list positions by int; answers keep their fields' order.
@@ -93,3 +94,10 @@ class OrjsonProvider(DefaultJSONProvider):
             return orjson.dumps(obj, default=self.default, option=OPTIONS)
         except orjson.JSONEncodeError:  # e.g. an integer beyond 64 bits echoed from a request
             return super().dumps(obj).encode()
+
+
+def json_encoder() -> Callable[[Any], bytes]:
+    """The app's JSON as bytes (for bodies written piece by piece, e.g. event streams)."""
+    provider = current_app.json
+    assert isinstance(provider, OrjsonProvider)
+    return provider.encode

@@ -5,14 +5,16 @@ from __future__ import annotations
 CONTENT_TYPE = "text/event-stream"
 
 
-def message(data: str, *, event_id: int | str | None = None, event: str | None = None) -> bytes:
+def message(
+    data: str | bytes, *, event_id: int | str | None = None, event: str | None = None
+) -> bytes:
     """One event: an optional `id:` (what a reconnecting client sends as Last-Event-ID) and
     `event:` type, then the data, one `data:` line per line of it."""
-    lines = [] if event_id is None else [f"id: {event_id}"]
+    head = b"" if event_id is None else f"id: {event_id}\n".encode()
     if event is not None:
-        lines.append(f"event: {event}")
-    lines += [f"data: {line}" for line in data.split("\n")]
-    return ("\n".join(lines) + "\n\n").encode()
+        head += f"event: {event}\n".encode()
+    text = data if isinstance(data, bytes) else data.encode()
+    return head + b"data: " + text.replace(b"\n", b"\ndata: ") + b"\n\n"
 
 
 def comment(text: str) -> bytes:

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Response, current_app, request, url_for
+from flask import Response, request, url_for
 from flask.views import MethodView
 
 from events.players import Player
@@ -31,6 +31,7 @@ from service.blueprints.base import Blueprint
 from service.blueprints.stream import RETRY_MILLISECONDS
 from service.deps import context
 from service.errors import ApiError
+from service.jsonprovider import json_encoder
 from service.ratelimit import rate_limited
 from service.schemas.games import WebhookCreatedSchema, WebhookSchema
 from service.schemas.players import (
@@ -253,7 +254,7 @@ class Inbox(MethodView):
         if after is None:
             newest = ctx.players.inbox_head(player)
             after = newest or "0-0"
-        encode: Callable[[Any], str] = current_app.json.dumps
+        encode = json_encoder()
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         body = inbox_events(ctx, player, after, encode)
         return Response(body, mimetype=sse.CONTENT_TYPE, headers=headers)
@@ -273,7 +274,7 @@ def _resume_after(after: str | None) -> str | None:
 
 
 def inbox_events(
-    ctx: Context, player: str, after: str, encode: Callable[[Any], str]
+    ctx: Context, player: str, after: str, encode: Callable[[Any], bytes]
 ) -> Iterator[bytes]:
     """The inbox stream's body: entries after `after` as they are written, heartbeats while
     quiet; the player is present while it is open."""

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Response, current_app, request, url_for
+from flask import Response, request, url_for
 from flask.views import MethodView
 
 from events.games import LoadedGame
@@ -35,6 +35,7 @@ from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
 from service.headers import LAST_VERSION, VERSION
+from service.jsonprovider import json_encoder
 from service.lookup import find_game
 from service.ratelimit import READS, Place, limiter, rate_limited
 from service.rendering import AUDIENCE_TURNS, seen_by
@@ -111,7 +112,7 @@ class Stream(MethodView):
         after = min(last_event_id(query["after"]), LAST_VERSION)
         if table.status == "over" and after >= loaded.version:
             return Response(status=204)
-        encode: Callable[[Any], str] = current_app.json.dumps
+        encode = json_encoder()
         place = limiter().hold(request.remote_addr)
         talk = chat_of(ctx, game_id, table, who, query.get("chat_after"))
         events = stream_events(ctx, game_id, loaded, who, after, encode, place, talk)
@@ -244,7 +245,7 @@ def stream_events(
     loaded: LoadedGame,
     who: Reader,
     after: int,
-    encode: Callable[[Any], str],
+    encode: Callable[[Any], bytes],
     place: Place | None = None,
     talk: ChatFollower | None = None,
 ) -> Iterator[bytes]:
