@@ -27,7 +27,19 @@ BENCH_EXAMPLES = ("loveletter bench engine --seconds 3", "loveletter bench api -
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the `bench` command group and `chaos`, or stand-ins that say what is missing."""
     try:
-        from bench import api, bots, chaos, cluster, engine, inbox, queue, storage, store, waiters
+        from bench import (
+            api,
+            bots,
+            chaos,
+            cluster,
+            deliveries,
+            engine,
+            inbox,
+            queue,
+            storage,
+            store,
+            waiters,
+        )
     except ModuleNotFoundError as missing:
         if (missing.name or "").split(".")[0] in OUR_PACKAGES:
             raise  # a bug of ours, not a missing dependency
@@ -46,6 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     storage.register_bench(group)
     cluster.register_bench(group)
     waiters.register_bench(group)
+    deliveries.register_bench(group)
     inbox.register_bench(group)
     queue.register_bench(group)
     chaos.register(subparsers)

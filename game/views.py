@@ -134,9 +134,21 @@ def _seat_view(**fields: Any) -> SeatView:
 def event_fields(event: Any) -> dict[str, Any]:
     """An event as plain data: its `type` and every field (the auditor's view)."""
     data: dict[str, Any] = {"type": event.type}
-    for field in fields(event):
-        data[field.name] = getattr(event, field.name)
+    for name in field_names(type(event)):
+        data[name] = getattr(event, name)
     return data
+
+
+def field_names(event_type: type) -> tuple[str, ...]:
+    """The names of an event type's fields, in order (dataclasses.fields filters a type's
+    fields anew on every call: they are kept here once found)."""
+    names = _FIELD_NAMES.get(event_type)
+    if names is None:
+        names = _FIELD_NAMES[event_type] = tuple(field.name for field in fields(event_type))
+    return names
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def redact(event: Any, seat: int | None, *, everything: bool = False) -> dict[str, Any]:
