@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import uuid
 from typing import Any
 from urllib.parse import urlsplit
@@ -64,16 +63,7 @@ def run_deliveries_bench(
         raise ValueError("games >= 1, seconds > 0 and warmup >= 0")
     url = redis_url()
     namespace = f"bench-deliveries-{uuid.uuid4().hex[:8]}"
-    env = {
-        **os.environ,
-        "REDIS_URL": url,
-        "LOVELETTER_NAMESPACE": namespace,
-        "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
-        "LOVELETTER_RATE_LIMIT_READS": "off",
-        "LOVELETTER_WAITERS_PER_ADDRESS": "off",
-        "LOVELETTER_RATE_LIMIT_SEAT": bench_api.SEAT_LIMIT,
-        "LOVELETTER_SEEDED_GAMES": "1",
-    }
+    env = bench_waiters.served_env(url, namespace)
     redis = connect(url)
     bench_waiters.ACKS.clear()
     try:

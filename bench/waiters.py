@@ -150,16 +150,7 @@ def run_waiters_bench(
     workers = workers or default_workers()
     url = redis_url()
     namespace = f"bench-waiters-{uuid.uuid4().hex[:8]}"
-    env = {
-        **os.environ,
-        "REDIS_URL": url,
-        "LOVELETTER_NAMESPACE": namespace,
-        "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
-        "LOVELETTER_RATE_LIMIT_READS": "off",
-        "LOVELETTER_WAITERS_PER_ADDRESS": "off",
-        "LOVELETTER_RATE_LIMIT_SEAT": bench_api.SEAT_LIMIT,
-        "LOVELETTER_SEEDED_GAMES": "1",
-    }
+    env = served_env(url, namespace)
     redis = connect(url)
     ACKS.clear()
     try:
@@ -210,6 +201,21 @@ def run_waiters_bench(
         and delivery["p99_ms"] <= DELIVERY_P99_TARGET_MS
         and failures == 0
         and report.opened == waiters,
+    }
+
+
+def served_env(url: str, namespace: str) -> dict[str, str]:
+    """The API's environment: its Redis and namespace; no limit per address (every client is
+    on loopback), the seat limit the service's own."""
+    return {
+        **os.environ,
+        "REDIS_URL": url,
+        "LOVELETTER_NAMESPACE": namespace,
+        "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
+        "LOVELETTER_RATE_LIMIT_READS": "off",
+        "LOVELETTER_WAITERS_PER_ADDRESS": "off",
+        "LOVELETTER_RATE_LIMIT_SEAT": bench_api.SEAT_LIMIT,
+        "LOVELETTER_SEEDED_GAMES": "1",
     }
 
 
