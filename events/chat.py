@@ -12,6 +12,7 @@ from importlib.resources import files
 from typing import Any
 
 from events.connection import RedisClient, as_text
+from events.players import LAST_ENTRY_ID
 from events.store import game_key, iso_time
 
 POST_SCRIPT = files("events").joinpath("chat.lua").read_text(encoding="utf-8")
@@ -125,6 +126,8 @@ class ChatStore:
 
     def read(self, game_id: str, after: str = "0-0", count: int = 100) -> list[ChatMessage]:
         """Messages after the id `after`, oldest first."""
+        if after == LAST_ENTRY_ID:
+            return []
         entries: Any = self.redis.xrange(self.key(game_id), f"({after}", "+", count)
         return [message_from(as_text(entry_id), fields) for entry_id, fields in entries]
 

@@ -26,6 +26,17 @@ PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 RELAY_SCRIPT = files("events").joinpath("relay.lua").read_text(encoding="utf-8")
 TELL_SCRIPT = files("events").joinpath("tell.lua").read_text(encoding="utf-8")
 ENTRY_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
+LARGEST_ID_PART = 2**64 - 1  # each part of a Redis stream entry id is an unsigned 64-bit integer
+LAST_ENTRY_ID = f"{LARGEST_ID_PART}-{LARGEST_ID_PART}"  # nothing follows it (Redis: no range)
+
+
+def is_entry_id(text: str) -> bool:
+    """Whether `text` is a stream entry id Redis takes: `<ms>-<n>`, each part below 2**64 (the
+    pattern alone lets 20 digits through, up to 10**20 - 1)."""
+    if not ENTRY_ID.fullmatch(text):
+        return False
+    ms, _, n = text.partition("-")
+    return int(ms) <= LARGEST_ID_PART and int(n) <= LARGEST_ID_PART
 
 
 def digest(secret: str) -> str:
@@ -203,6 +214,8 @@ class PlayerStore:
 
     def inbox(self, player_id: str, after: str = "0-0", count: int = 100) -> list[InboxEntry]:
         """Inbox entries after the entry id `after`, oldest first."""
+        if after == LAST_ENTRY_ID:
+            return []
         entries: Any = self.redis.xrange(self.key(player_id, "inbox"), f"({after}", "+", count)
         return [
             InboxEntry(as_text(entry_id), orjson.loads(fields.get(b"d", fields.get("d"))))

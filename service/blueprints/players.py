@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -11,7 +10,7 @@ from typing import Any
 from flask import Response, request, url_for
 from flask.views import MethodView
 
-from events.players import Player
+from events.players import Player, is_entry_id
 from events.store import iso_time
 from play.context import Context
 from play.follow import follow_inbox
@@ -266,7 +265,7 @@ def _resume_after(after: str | None) -> str | None:
     if header is None:
         return after
     text = header.strip()
-    if not re.fullmatch(INBOX_ENTRY_ID, text):
+    if not is_entry_id(text):
         raise ApiError(
             400, "bad-last-event-id", "Bad request", "Last-Event-ID must be an inbox entry id."
         )

@@ -6,6 +6,7 @@ from typing import Any
 
 import marshmallow as ma
 
+from events.players import is_entry_id
 from service.schemas.problems import PROBLEM_SLUGS
 
 MAX_SEATS = 8  # the most seats of any edition's table
@@ -13,6 +14,12 @@ SEAT_RULE = (
     "a seat of the table, 0 to its number of seats - 1 (the document allows 0-7, the most seats"
     " of any edition; a seat beyond this table is refused with 422 `unknown-seat`)"
 )
+
+
+def entry_id_in_range(text: str) -> None:
+    """A validator: a message or inbox entry id whose parts Redis can hold (below 2**64)."""
+    if not is_entry_id(text):
+        raise ma.ValidationError("Each part of the id must be below 2**64.")
 
 
 class Schema(ma.Schema):

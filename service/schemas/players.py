@@ -10,7 +10,7 @@ from marshmallow import fields, validate
 
 from game.table import STATUSES
 from play.inbox import INBOX_TYPES
-from service.schemas.base import Schema
+from service.schemas.base import Schema, entry_id_in_range
 from service.schemas.games import PlayerName
 from service.schemas.streams import TICKET_PATTERN
 
@@ -133,7 +133,7 @@ class InboxQuerySchema(Schema):
     """Where the inbox stream starts, and who opens it when no header can say so."""
 
     after = fields.String(
-        validate=validate.Regexp(INBOX_ENTRY_ID),
+        validate=[validate.Regexp(INBOX_ENTRY_ID), entry_id_in_range],
         metadata={"description": "send the entries after this entry id (Last-Event-ID wins);"
                   " default: only what comes from now on"},
     )  # fmt: skip
