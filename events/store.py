@@ -342,7 +342,6 @@ def _stored(entry_id: bytes | str, fields: Mapping[Any, Any]) -> StoredEvent:
 
 
 @functools.lru_cache(maxsize=4096)  # the events of one append, sent to each of its waiters
-@functools.lru_cache(maxsize=4096)  # the events of an append, and each of their readers, share it
 def iso_time(milliseconds: int) -> str:
     """Unix milliseconds as `2026-01-05T10:02:11.408Z`."""
     moment = datetime.fromtimestamp(milliseconds / 1000, tz=UTC)
