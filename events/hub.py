@@ -31,7 +31,7 @@ from marshmallow import ValidationError
 
 from events.background import Background
 from events.chat import chat_channel
-from events.connection import RedisClient
+from events.connection import RedisClient, as_text
 from events.players import InboxEntry, inbox_channel
 from events.store import StoredEvent, appends_channel
 from events.vocabulary import VOCABULARY, Vocabulary
@@ -240,7 +240,7 @@ class AppendHub:
     def _heard(self, reply: Any) -> bool:
         """Handle one reply of the subscription (`[kind, channel, data]`); whether it says
         every channel is now subscribed."""
-        kind, channel, data = _text(reply[0]), _text(reply[1]), reply[2]
+        kind, channel, data = as_text(reply[0]), as_text(reply[1]), reply[2]
         if kind == "subscribe":
             if data == 3:  # every channel
                 self._subscribed()
@@ -335,8 +335,3 @@ class AppendHub:
             heads.hear(game_id, append, stamp_before.decode(), mark)
         for watch in watches:
             watch.hear(append)
-
-
-def _text(part: bytes | str) -> str:
-    """A reply's word as text (the client may decode replies, or not)."""
-    return part.decode() if isinstance(part, bytes) else part

@@ -6,7 +6,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from events.players import is_entry_id
+from events.players import ENTRY_ID, is_entry_id
 from service.schemas.problems import PROBLEM_SLUGS
 
 MAX_SEATS = 8  # the most seats of any edition's table
@@ -16,10 +16,18 @@ SEAT_RULE = (
 )
 
 
+ENTRY_ID_PATTERN = f"^{ENTRY_ID.pattern}$"  # a message or inbox entry id, as documented
+
+
 def entry_id_in_range(text: str) -> None:
     """A validator: a message or inbox entry id whose parts Redis can hold (below 2**64)."""
     if not is_entry_id(text):
         raise ma.ValidationError("Each part of the id must be below 2**64.")
+
+
+def entry_id_rules() -> list[Any]:
+    """The validators of a message or inbox entry id: its documented pattern, then its range."""
+    return [ma.validate.Regexp(ENTRY_ID_PATTERN), entry_id_in_range]
 
 
 class Schema(ma.Schema):

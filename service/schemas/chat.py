@@ -8,11 +8,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from events.players import ENTRY_ID
 from play.chat import PRESETS, TEXT_MAX, TEXT_RULE, text_problem
-from service.schemas.base import Schema, entry_id_in_range
+from service.schemas.base import Schema, entry_id_rules
 
-MESSAGE_ID = f"^{ENTRY_ID.pattern}$"
 CHAT_TEXT_FORMAT = "chat-text"  # the OpenAPI format of a message's text (see TEXT_RULE)
 
 
@@ -75,7 +73,7 @@ class ChatQuerySchema(Schema):
 
     after = fields.String(
         load_default="0-0",
-        validate=[validate.Regexp(MESSAGE_ID), entry_id_in_range],
+        validate=entry_id_rules(),
         metadata={"description": "the messages after this message id (default: from the start)"},
     )
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))

@@ -10,12 +10,12 @@ from marshmallow import fields, validate
 
 from game.table import STATUSES
 from play.inbox import INBOX_TYPES
-from service.schemas.base import Schema, entry_id_in_range
+from service.schemas.base import ENTRY_ID_PATTERN, Schema, entry_id_rules
 from service.schemas.games import PlayerName
 from service.schemas.streams import TICKET_PATTERN
 
 _NAME = PlayerName(description="a name")
-INBOX_ENTRY_ID = "^[0-9]{1,20}-[0-9]{1,20}$"
+INBOX_ENTRY_ID = ENTRY_ID_PATTERN
 
 
 def player_name(suggested: str | None, subject: str) -> str:
@@ -133,7 +133,7 @@ class InboxQuerySchema(Schema):
     """Where the inbox stream starts, and who opens it when no header can say so."""
 
     after = fields.String(
-        validate=[validate.Regexp(INBOX_ENTRY_ID), entry_id_in_range],
+        validate=entry_id_rules(),
         metadata={"description": "send the entries after this entry id (Last-Event-ID wins);"
                   " default: only what comes from now on"},
     )  # fmt: skip

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from events.players import ENTRY_ID
-from service.schemas.base import Schema, entry_id_in_range
+from service.schemas.base import Schema, entry_id_rules
 
 TICKET_PATTERN = "^[A-Za-z0-9_-]{1,100}$"
 
@@ -19,7 +18,7 @@ class StreamQuerySchema(Schema):
         metadata={"description": "send the events after this version (Last-Event-ID wins)"},
     )
     chat_after = fields.String(
-        validate=[validate.Regexp(f"^{ENTRY_ID.pattern}$"), entry_id_in_range],
+        validate=entry_id_rules(),
         metadata={
             "description": "readers of the chat: send its messages after this message id"
             " (`0-0`: all of them); by default those posted from when the stream opens"
