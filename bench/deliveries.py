@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import uuid
+from dataclasses import asdict
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -81,9 +82,9 @@ def run_deliveries_bench(
                 side.drive(warmup, record=False)
                 bench_waiters.ACKS.clear()
                 (process,) = following.processes()
-                cpu_before = bench_waiters._cpu_seconds(process)
+                cpu_before = bench_waiters.cpu_seconds(process)
                 side.drive(seconds)
-                cpu = bench_waiters._cpu_seconds(process) - cpu_before
+                cpu = bench_waiters.cpu_seconds(process) - cpu_before
                 appends = len(bench_waiters.ACKS)
                 report = crowds.stop()
             finally:
@@ -102,7 +103,7 @@ def run_deliveries_bench(
         "cpu_ms_per_append": round(cpu * 1000 / max(appends, 1), 3),
         "errors": opening_errors + report.errors,
         "dropped": report.dropped,
-        "commands": asdict_figures(side),
+        "commands": asdict(side.figures()),
     }
 
 
@@ -121,16 +122,6 @@ def followers(side: bench_api.Side, poll: bool) -> list[Waiter]:
             else:
                 crowd.append(Waiter(STREAM, game_id, stream, tokens[1], version))
     return crowd
-
-
-def asdict_figures(side: bench_api.Side) -> dict[str, Any]:
-    """The command load's figures, as `bench api` reports them."""
-    figures = side.figures()
-    return {
-        "requests_per_second": figures.requests_per_second,
-        "errors": figures.errors,
-        "p99_ms": figures.p99_ms,
-    }
 
 
 def table(result: dict[str, Any]) -> str:

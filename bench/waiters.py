@@ -316,9 +316,9 @@ def hold_crowd(
         quiet["seconds"] = round(idle, 1)
         side.drive(warmup, record=False)
         processes = served.processes()
-        cpu_before = [_cpu_seconds(pid) for pid in processes]
+        cpu_before = [cpu_seconds(pid) for pid in processes]
         drive(side, seconds, ROUNDS)
-        used = [_cpu_seconds(pid) - was for pid, was in zip(processes, cpu_before, strict=True)]
+        used = [cpu_seconds(pid) - was for pid, was in zip(processes, cpu_before, strict=True)]
         loaded = _resources(served, redis)
         loaded["api_cpu_seconds"] = [round(seconds, 1) for seconds in used]
         time.sleep(max(0.0, held_from + hold - time.monotonic()))
@@ -406,15 +406,15 @@ def _connected_clients(client: RedisClient) -> int:
 def _cpu_per_second(served: Served, seconds: float) -> list[float]:
     """Each API process's CPU time per second over the next `seconds` (cores busy)."""
     processes = served.processes()
-    before = [_cpu_seconds(pid) for pid in processes]
+    before = [cpu_seconds(pid) for pid in processes]
     started = time.monotonic()
     time.sleep(seconds)
     took = time.monotonic() - started
-    used = [_cpu_seconds(pid) - was for pid, was in zip(processes, before, strict=True)]
+    used = [cpu_seconds(pid) - was for pid, was in zip(processes, before, strict=True)]
     return [round(cpu / took, 3) for cpu in used]
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     """A process's CPU time so far, user and system (0 once it is gone)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
