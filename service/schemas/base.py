@@ -6,7 +6,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from events.players import ENTRY_ID, is_entry_id
+from events.players import is_entry_id
 from service.schemas.problems import PROBLEM_SLUGS
 
 MAX_SEATS = 8  # the most seats of any edition's table
@@ -16,7 +16,9 @@ SEAT_RULE = (
 )
 
 
-ENTRY_ID_PATTERN = f"^{ENTRY_ID.pattern}$"  # a message or inbox entry id, as documented
+# A message or inbox entry id as documented: 19 digits a part at most, all below 2**64 (the
+# range check stays for the Last-Event-ID header, read by events.players.is_entry_id).
+ENTRY_ID_PATTERN = "^[0-9]{1,19}-[0-9]{1,19}$"
 
 
 def entry_id_in_range(text: str) -> None:
