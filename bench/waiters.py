@@ -5,14 +5,16 @@ An eighth of the waiters (`--following`) follow games the command drivers will p
 game (a seat's event stream with its token in the header, and the other seat's by stream ticket,
 or in one game of four by long poll), the followed games spread over all the drivers' games
 (with 2,000 waiters, about one played game in four); the others wait on tables where nobody
-comes (the creator's stream or long poll, a spectator's). Order of the run: the load without
+comes (the creator's stream or long poll, a spectator's; `--quiet stream` or `poll` makes
+them all one kind). Order of the run: the load without
 waiters for half its time; every waiter opens (from several processes of the crowd) and is held
 for `--hold` seconds, alone for a long poll's wait (what they cost the API processes in CPU by
 themselves), then with the load run inside that hold; the waiters close; the load without them
 for the other half. Figures:
 how long each followed event took from its command's acknowledgement to each waiting client of
-its game (0 when it arrived first), the commands with waiters against without, failures, the
-API processes' memory and Redis connections.
+its game (0 when it arrived first), the commands with waiters against without, the API
+processes' CPU per command on both sides, failures, the API processes' memory and Redis
+connections.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import os
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -51,6 +53,13 @@ THROUGHPUT_TARGET = 0.8
 DELIVERY_P99_TARGET_MS = 100.0
 FOLLOWING = 0.125  # of the waiters: 250 of 2,000 follow about one game in four that is played
 POLLING_FOLLOWERS = 4  # one followed game in 4 has a seat following by long poll, not stream
+# How the host and a spectator wait on a quiet table, alternately (--quiet)
+QUIET_PAIRS = {
+    "both": [(POLL, STREAM), (STREAM, POLL)],
+    STREAM: [(STREAM, STREAM), (STREAM, STREAM)],
+    POLL: [(POLL, POLL), (POLL, POLL)],
+}
+QUIET_KINDS = tuple(QUIET_PAIRS)
 SETTLE_SECONDS = 2.0  # after every waiter opened, before the load starts
 IDLE_SECONDS = 5.0  # the waiters' own CPU is measured this long when no long poll says longer
 ROUNDS = 4  # of the load with waiters; half as many before them and after
@@ -86,14 +95,21 @@ def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
         description="Open WAITERS waiting clients on loopback (event streams and long polls,"
         " spread over games), hold them, and run the command load of `bench api` with and"
         " without them in the same run; print delivery latency to each waiting client, the"
-        " throughput and p99 ratios, errors and drops, the API processes' memory and Redis"
-        " connections.",
-        examples=("loveletter bench waiters --json", "loveletter bench waiters --waiters 500"),
+        " throughput and p99 ratios, the API's CPU per command, errors and drops, the API"
+        " processes' memory and Redis connections.",
+        examples=(
+            "loveletter bench waiters --json",
+            "loveletter bench waiters --waiters 500",
+            "loveletter bench waiters --waiters 10000 --following 0 --quiet stream",
+        ),
     )
     parser.add_argument("--waiters", type=int, default=2000, help="waiting clients")
     parser.add_argument("--hold", type=float, default=60.0, help="seconds the waiters are held")
     parser.add_argument("--following", type=float, default=FOLLOWING,
                         help="share of waiters following the games being played")  # fmt: skip
+    parser.add_argument("--quiet", choices=QUIET_KINDS, default="both",
+                        help="how the waiters on quiet tables wait: a stream and a long poll"
+                        " a table (both), or only streams, or only long polls")  # fmt: skip
     parser.add_argument("--games", type=int, default=16, help="concurrent games of the load")
     parser.add_argument("--seconds", type=float, default=10.0,
                         help="seconds of load with waiters (as many without)")  # fmt: skip
@@ -110,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         waiters=args.waiters,
         hold=args.hold,
         following=args.following,
+        quiet=args.quiet,
         games=args.games,
         seconds=args.seconds,
         warmup=args.warmup,
@@ -137,6 +154,7 @@ def run_waiters_bench(
     waiters: int = 2000,
     hold: float = 60.0,
     following: float = FOLLOWING,
+    quiet: str = "both",
     games: int = 16,
     seconds: float = 10.0,
     warmup: float = 2.0,
@@ -146,6 +164,8 @@ def run_waiters_bench(
     """Measure the command load without waiters, with them, and without again; the figures."""
     if waiters < 0 or games < 1 or seconds <= 0 or not 0 <= following <= 1:
         raise ValueError("waiters >= 0, games >= 1, seconds > 0 and 0 <= following <= 1")
+    if quiet not in QUIET_KINDS:
+        raise ValueError(f"quiet is one of {', '.join(QUIET_KINDS)}")
     open_files = raise_open_files_limit()
     workers = workers or default_workers()
     url = redis_url()
@@ -158,15 +178,15 @@ def run_waiters_bench(
             base = served.base_url
             without = bench_api.Side(bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, games)
             without.drive(warmup, record=False)
-            drive(without, seconds / 2, ROUNDS // 2)
+            plain_cpu = _api_cpu(served, lambda: drive(without, seconds / 2, ROUNDS // 2))
             before = _resources(served, redis)
             side = bench_api.Side(bench_api.COMMAND_APP, TIMED_DRIVER, base, games)
-            crowd = crowd_of(side, base, waiters, following, poll_wait)
+            crowd = crowd_of(side, base, waiters, following, poll_wait, quiet)
             idle = idle_seconds(hold, seconds, warmup, poll_wait)
             held = hold_crowd(served, redis, crowd, side, hold=hold, seconds=seconds,
                               warmup=warmup, idle=idle)  # fmt: skip
             held["before_waiters"] = before
-            drive(without, seconds / 2, ROUNDS // 2)
+            plain_cpu += _api_cpu(served, lambda: drive(without, seconds / 2, ROUNDS // 2))
     finally:
         delete_namespace(redis, namespace)
         redis.close()
@@ -175,11 +195,13 @@ def run_waiters_bench(
     ratio = loaded.requests_per_second / max(plain.requests_per_second, 1e-9)
     delivery = deliveries(report, crowd)
     failures = len(report.errors) + report.dropped + plain.errors + loaded.errors
+    loaded_cpu = sum(held["while_held_under_load"]["api_cpu_seconds"])
     return {
         "benchmark": "waiters",
         "waiters": waiters,
         "hold_seconds": hold,
         "following_share": following,
+        "quiet_tables": quiet,
         "games": games,
         "seconds": seconds,
         "open_files_limit": open_files,
@@ -189,6 +211,12 @@ def run_waiters_bench(
         "throughput_ratio": round(ratio, 3),
         "p99_ratio": round(loaded.p99_ms / max(plain.p99_ms, 1e-9), 3),
         "delivery": delivery,
+        # Steadier than the throughput ratio on a shared machine: what the waiters add to the
+        # API's work per command, whatever else took the cores meanwhile.
+        "api_cpu_ms_per_command": {
+            "without_waiters": round(plain_cpu / max(plain.requests, 1) * 1000, 3),
+            "with_waiters": round(loaded_cpu / max(loaded.requests, 1) * 1000, 3),
+        },
         "crowd": describe(report),
         "error_samples": report.errors[:5],
         **held,
@@ -219,6 +247,14 @@ def served_env(url: str, namespace: str) -> dict[str, str]:
     }
 
 
+def _api_cpu(served: Served, load: Callable[[], None]) -> float:
+    """The API processes' CPU seconds, all together, while `load` runs."""
+    processes = served.processes()
+    before = sum(cpu_seconds(pid) for pid in processes)
+    load()
+    return sum(cpu_seconds(pid) for pid in processes) - before
+
+
 def idle_seconds(hold: float, seconds: float, warmup: float, poll_wait: float) -> float:
     """How long the waiters' own CPU is measured, before the load: a long poll's whole wait
     (every long poll asks again once), or what the hold leaves besides the load."""
@@ -234,12 +270,17 @@ def drive(side: bench_api.Side, seconds: float, rounds: int) -> None:
 
 
 def crowd_of(
-    side: bench_api.Side, base: str, count: int, following: float, poll_wait: float
+    side: bench_api.Side,
+    base: str,
+    count: int,
+    following: float,
+    poll_wait: float,
+    quiet: str = "both",
 ) -> list[Waiter]:
     """The waiters: two per followed game, for the `following` share (both seats by stream, or
     in one followed game in POLLING_FOLLOWERS the second by long poll), the followed games
     spread evenly over the games the drivers will play; two per table where nobody comes for
-    the rest (tables opened here)."""
+    the rest (tables opened here: the host and a spectator, waiting as `quiet` says)."""
     followers = min(int(count * following) // 2 * 2, count)
     played: list[tuple[str, dict[int, str], int]] = []
     per_driver = [call.games() for call in side.calls if isinstance(call, TimedGameDriver)]
@@ -266,15 +307,20 @@ def crowd_of(
             raise RuntimeError(f"create answered {status}: {created}")
         game_id, token = created["game"]["id"], created["token"]
         version = created["game"]["version"]
-        stream, feed = f"/games/{game_id}/stream?after={version}", f"/games/{game_id}/events"
-        if len(crowd) // 2 % 2:  # the host's stream and a spectator's long poll
-            crowd.append(Waiter(STREAM, game_id, stream, token, version))
-            crowd.append(Waiter(POLL, game_id, feed, None, version, poll_wait))
-        else:  # the host's long poll and a spectator's stream
-            crowd.append(Waiter(POLL, game_id, feed, token, version, poll_wait))
-            crowd.append(Waiter(STREAM, game_id, stream, None, version))
+        host, spectator = QUIET_PAIRS[quiet][len(crowd) // 2 % 2]
+        crowd.append(_quiet_waiter(host, game_id, token, version, poll_wait))
+        crowd.append(_quiet_waiter(spectator, game_id, None, version, poll_wait))
     client.close()
     return crowd[:count]
+
+
+def _quiet_waiter(
+    kind: str, game_id: str, token: str | None, version: int, poll_wait: float
+) -> Waiter:
+    """A waiter on a table where nobody comes: its stream, or its long poll of the feed."""
+    if kind == STREAM:
+        return Waiter(STREAM, game_id, f"/games/{game_id}/stream?after={version}", token, version)
+    return Waiter(POLL, game_id, f"/games/{game_id}/events", token, version, poll_wait)
 
 
 def _ticket_path(base: str, game_id: str, token: str, version: int) -> str:
@@ -320,7 +366,7 @@ def hold_crowd(
         drive(side, seconds, ROUNDS)
         used = [cpu_seconds(pid) - was for pid, was in zip(processes, cpu_before, strict=True)]
         loaded = _resources(served, redis)
-        loaded["api_cpu_seconds"] = [round(seconds, 1) for seconds in used]
+        loaded["api_cpu_seconds"] = [round(seconds, 2) for seconds in used]
         time.sleep(max(0.0, held_from + hold - time.monotonic()))
         report = crowds.stop()
         held_for = time.monotonic() - held_from
@@ -485,6 +531,7 @@ def table(result: Mapping[str, Any]) -> str:
     delivery, crowd = result["delivery"], result["crowd"]
     plain, loaded = result["without_waiters"], result["with_waiters"]
     under, idle = result["while_held_under_load"], result["while_held_idle"]
+    cpu = result["api_cpu_ms_per_command"]
     return "\n".join(
         [
             f"Waiters benchmark: {result['waiters']} waiting clients held"
@@ -502,6 +549,8 @@ def table(result: Mapping[str, Any]) -> str:
             f" {result['crowd_processes']} processes, open at the end {crowd['open_at_end']},"
             f" errors {crowd['errors']}, dropped {crowd['dropped']}",
             f"  API CPU for the waiters alone {idle['api_cpu_per_second']} cores",
+            f"  API CPU per command {cpu['without_waiters']} ms without waiters,"
+            f" {cpu['with_waiters']} ms with them",
             f"  API RSS {under['api_rss_mb']} MB, Redis connections per API process"
             f" {under['api_redis_connections']}, Redis connected_clients"
             f" {under['redis_connected_clients']}",

@@ -39,4 +39,27 @@ def test_bench_waiters_delivers_every_followed_event_once(
     under_load = result["while_held_under_load"]
     assert under_load["api_processes"] == 1
     assert 0 < under_load["api_redis_connections"][0] <= 65
+    cpu = result["api_cpu_ms_per_command"]
+    assert cpu["without_waiters"] > 0 and cpu["with_waiters"] > 0
     assert "targets" in bench_waiters.table(result)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("quiet", "polls_answered"), [("stream", False), ("poll", True)])
+def test_bench_waiters_quiet_tables_wait_one_way(
+    quiet: str, polls_answered: bool, redis_env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--quiet stream` holds only streams on the quiet tables, `--quiet poll` only long polls
+    (each answered empty once its one-second wait is over, then asked again)."""
+    parser = argparse.ArgumentParser()
+    bench_waiters.register_bench(parser.add_subparsers())
+    args = parser.parse_args(
+        ["waiters", "--waiters", "10", "--following", "0", "--quiet", quiet, "--hold", "6",
+         "--games", "1", "--seconds", "1", "--warmup", "0.5", "--workers", "1",
+         "--poll-wait", "1", "--json"]
+    )  # fmt: skip
+    assert args.func(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["quiet_tables"] == quiet
+    assert result["crowd"]["opened"] == 10 and result["crowd"]["errors"] == 0
+    assert (result["crowd"]["long_poll_answers"] > 0) is polls_answered
