@@ -178,7 +178,7 @@ def run_waiters_bench(
             base = served.base_url
             without = bench_api.Side(bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, games)
             without.drive(warmup, record=False)
-            plain_cpu = _api_cpu(served, lambda: drive(without, seconds / 2, ROUNDS // 2))
+            plain_cpu = sum(_api_cpu(served, lambda: drive(without, seconds / 2, ROUNDS // 2)))
             before = _resources(served, redis)
             side = bench_api.Side(bench_api.COMMAND_APP, TIMED_DRIVER, base, games)
             crowd = crowd_of(side, base, waiters, following, poll_wait, quiet)
@@ -186,7 +186,7 @@ def run_waiters_bench(
             held = hold_crowd(served, redis, crowd, side, hold=hold, seconds=seconds,
                               warmup=warmup, idle=idle)  # fmt: skip
             held["before_waiters"] = before
-            plain_cpu += _api_cpu(served, lambda: drive(without, seconds / 2, ROUNDS // 2))
+            plain_cpu += sum(_api_cpu(served, lambda: drive(without, seconds / 2, ROUNDS // 2)))
     finally:
         delete_namespace(redis, namespace)
         redis.close()
@@ -247,12 +247,12 @@ def served_env(url: str, namespace: str) -> dict[str, str]:
     }
 
 
-def _api_cpu(served: Served, load: Callable[[], None]) -> float:
-    """The API processes' CPU seconds, all together, while `load` runs."""
+def _api_cpu(served: Served, load: Callable[[], None]) -> list[float]:
+    """Each API process's CPU seconds while `load` runs."""
     processes = served.processes()
-    before = sum(cpu_seconds(pid) for pid in processes)
+    before = [cpu_seconds(pid) for pid in processes]
     load()
-    return sum(cpu_seconds(pid) for pid in processes) - before
+    return [cpu_seconds(pid) - was for pid, was in zip(processes, before, strict=True)]
 
 
 def idle_seconds(hold: float, seconds: float, warmup: float, poll_wait: float) -> float:
@@ -361,10 +361,7 @@ def hold_crowd(
         quiet["api_cpu_per_second"] = _cpu_per_second(served, idle)
         quiet["seconds"] = round(idle, 1)
         side.drive(warmup, record=False)
-        processes = served.processes()
-        cpu_before = [cpu_seconds(pid) for pid in processes]
-        drive(side, seconds, ROUNDS)
-        used = [cpu_seconds(pid) - was for pid, was in zip(processes, cpu_before, strict=True)]
+        used = _api_cpu(served, lambda: drive(side, seconds, ROUNDS))
         loaded = _resources(served, redis)
         loaded["api_cpu_seconds"] = [round(seconds, 2) for seconds in used]
         time.sleep(max(0.0, held_from + hold - time.monotonic()))
@@ -451,12 +448,9 @@ def _connected_clients(client: RedisClient) -> int:
 
 def _cpu_per_second(served: Served, seconds: float) -> list[float]:
     """Each API process's CPU time per second over the next `seconds` (cores busy)."""
-    processes = served.processes()
-    before = [cpu_seconds(pid) for pid in processes]
     started = time.monotonic()
-    time.sleep(seconds)
+    used = _api_cpu(served, lambda: time.sleep(seconds))
     took = time.monotonic() - started
-    used = [cpu_seconds(pid) - was for pid, was in zip(processes, before, strict=True)]
     return [round(cpu / took, 3) for cpu in used]
 
 
