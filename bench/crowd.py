@@ -40,6 +40,9 @@ class Waiter:
     token: str | None = None  # sent as `Authorization: Bearer ...`
     after: int = 0
     wait: float = 30.0  # a long poll's wait
+    # The first ask's wait (None: `wait`): a crowd opened at once that asks again spread over a
+    # wait, as clients that came at different times do, rather than all together in waves.
+    first_wait: float | None = None
 
 
 @dataclass
@@ -183,8 +186,10 @@ class Crowd:
     ) -> None:
         """Long-poll the feed, again and again, after the last version received."""
         after = waiter.after
+        wait = waiter.wait if waiter.first_wait is None else waiter.first_wait
         while not self.stopping:
-            path = f"{waiter.path}?after={after}&wait={waiter.wait:g}"
+            path = f"{waiter.path}?after={after}&wait={wait:g}"
+            wait = waiter.wait
             status, length = await self._request(reader, writer, path, waiter.token)
             if length is None:
                 raise RuntimeError("a feed answer without Content-Length")

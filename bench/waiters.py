@@ -6,7 +6,9 @@ game (a seat's event stream with its token in the header, and the other seat's b
 or in one game of four by long poll), the followed games spread over all the drivers' games
 (with 2,000 waiters, about one played game in four); the others wait on tables where nobody
 comes (the creator's stream or long poll, a spectator's; `--quiet stream` or `poll` makes
-them all one kind). Order of the run: the load without
+them all one kind; their long polls' first asks wait from a whole wait down to nearly none, so
+that they ask again spread over a wait, as clients that came at different times do, and not in
+waves a short load could fall between). Order of the run: the load without
 waiters for half its time; every waiter opens (from several processes of the crowd) and is held
 for `--hold` seconds, alone for a long poll's wait (what they cost the API processes in CPU by
 themselves), then with the load run inside that hold; the waiters close; the load without them
@@ -308,19 +310,27 @@ def crowd_of(
         game_id, token = created["game"]["id"], created["token"]
         version = created["game"]["version"]
         host, spectator = QUIET_PAIRS[quiet][len(crowd) // 2 % 2]
-        crowd.append(_quiet_waiter(host, game_id, token, version, poll_wait))
-        crowd.append(_quiet_waiter(spectator, game_id, None, version, poll_wait))
+        first_wait = poll_wait * (1 - len(crowd) / count)  # from a whole wait down to nearly none
+        crowd.append(_quiet_waiter(host, game_id, token, version, poll_wait, first_wait))
+        crowd.append(_quiet_waiter(spectator, game_id, None, version, poll_wait, first_wait))
     client.close()
     return crowd[:count]
 
 
 def _quiet_waiter(
-    kind: str, game_id: str, token: str | None, version: int, poll_wait: float
+    kind: str,
+    game_id: str,
+    token: str | None,
+    version: int,
+    poll_wait: float,
+    first_wait: float | None = None,
 ) -> Waiter:
-    """A waiter on a table where nobody comes: its stream, or its long poll of the feed."""
+    """A waiter on a table where nobody comes: its stream, or its long poll of the feed (its
+    first ask waiting `first_wait`, so that the quiet long polls ask again spread over a wait)."""
     if kind == STREAM:
         return Waiter(STREAM, game_id, f"/games/{game_id}/stream?after={version}", token, version)
-    return Waiter(POLL, game_id, f"/games/{game_id}/events", token, version, poll_wait)
+    feed = f"/games/{game_id}/events"
+    return Waiter(POLL, game_id, feed, token, version, poll_wait, first_wait)
 
 
 def _ticket_path(base: str, game_id: str, token: str, version: int) -> str:

@@ -63,3 +63,23 @@ def test_bench_waiters_quiet_tables_wait_one_way(
     assert result["quiet_tables"] == quiet
     assert result["crowd"]["opened"] == 10 and result["crowd"]["errors"] == 0
     assert (result["crowd"]["long_poll_answers"] > 0) is polls_answered
+
+
+@pytest.mark.slow
+def test_bench_waiters_quiet_long_polls_ask_again_spread_over_a_wait(
+    redis_env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Opened at once, the quiet long polls' first asks wait from a whole wait down to nearly
+    none, so some are answered long before one wait is over (here 20 s, held 6 s): they ask
+    again spread over a wait, not all together in waves a short load could fall between."""
+    parser = argparse.ArgumentParser()
+    bench_waiters.register_bench(parser.add_subparsers())
+    args = parser.parse_args(
+        ["waiters", "--waiters", "20", "--following", "0", "--quiet", "poll", "--hold", "6",
+         "--games", "1", "--seconds", "1", "--warmup", "0.5", "--workers", "1",
+         "--poll-wait", "20", "--json"]
+    )  # fmt: skip
+    assert args.func(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["crowd"]["opened"] == 20 and result["crowd"]["errors"] == 0
+    assert 2 <= result["crowd"]["long_poll_answers"] < 20
