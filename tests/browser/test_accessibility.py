@@ -79,11 +79,22 @@ def waiting_for_a_game(page: Page, base: str) -> str:
     return str(entered.json()["id"])
 
 
+def playing_two_cards(base: str) -> dict[str, Any]:
+    """A 2019 game where ann (seat 0) is to play and may play either of two different cards:
+    the deal is random, and two of a kind, or a Countess that must be played, leave one."""
+    for _ in range(50):
+        playing = create(base, "2019", ["human", "heuristic"], "ann", first_player=0)
+        legal = api_view(base, playing["game"]["id"], playing["token"])["legal"]
+        if len({command.get("card") for command in legal}) == 2:
+            return playing
+    raise AssertionError("no deal of 50 gave ann two different cards to play")
+
+
 @pytest.fixture(scope="module")
 def tables(server: Served) -> dict[str, Any]:
     """An open table, a game being played (the seat's turn) and a finished one, all with ann."""
     waiting = create(server.base, "classic", ["human", "human", "random"], "ann")
-    playing = create(server.base, "2019", ["human", "heuristic"], "ann", first_player=0)
+    playing = playing_two_cards(server.base)
     bots = ["random", "random", "heuristic", "random"]
     finished = create(server.base, "premium", ["human", *bots], "ann")
     forfeit(server.base, finished["game"]["id"], finished["token"])

@@ -4,6 +4,8 @@ sent with the keyboard alone."""
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import Contexts, screenshot
 from tests.browser.player import api_view, create_game, held_seats
 from tests.e2e.conftest import Served
@@ -39,7 +41,7 @@ def test_two_browsers_chat_each_in_its_own_language(server: Served, contexts: Co
     field.fill("よろしく Let's play")
     field.press("Enter")
     ann.locator("#chat-log li", has_text="よろしく Let's play").wait_for()
-    assert field.input_value() == ""  # sent, cleared
+    expect(field).to_have_value("")  # sent, cleared (once bob's own answer is back)
     bob.locator("#chat-log li", has_text="よろしく").wait_for()
     assert bob.locator("#chat-title").inner_text() == japanese["chat.title"]
     screenshot(bob, "chat-ja")
