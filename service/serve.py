@@ -116,14 +116,26 @@ class Child:
         """True while the process runs."""
         return self.process.poll() is None
 
-    def stop(self, timeout: float = STOP_TIMEOUT_SECONDS) -> None:
-        """SIGTERM, wait, then SIGKILL its whole process group; always reaped."""
+    def stop(self, timeout: float = STOP_TIMEOUT_SECONDS) -> bool:
+        """SIGTERM, wait, then SIGKILL its whole process group; always reaped. False if it had
+        to be killed."""
+        self.terminate()
+        return self.finish(time.monotonic() + timeout)
+
+    def terminate(self) -> None:
+        """Ask it to stop (SIGTERM) if it runs."""
         if self.alive():
             self.process.send_signal(signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout)
+
+    def finish(self, deadline: float) -> bool:
+        """Wait for it until `deadline` (monotonic), then SIGKILL its whole process group; always
+        reaped. False if it was still running at the deadline."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(max(0.0, deadline - time.monotonic()))
+        stopped = not self.alive()
         _kill_group(self.process.pid)
         self.process.wait()
+        return stopped
 
 
 class Supervised:
@@ -161,9 +173,19 @@ class Supervised:
             self.child = Child(self.name, self.command, self.env)
             self.started, self.restart_at = now, None
 
-    def stop(self) -> None:
-        """Stop the current process."""
-        self.child.stop()
+
+def stop_together(children: Sequence[Supervised], timeout: float = STOP_TIMEOUT_SECONDS) -> None:
+    """SIGTERM every child at once and wait for them together, so that the whole stop takes at
+    most `timeout` (one after the other, each child's could add up); SIGKILL those still running
+    then, saying which."""
+    current = [supervised.child for supervised in children]
+    for child in current:
+        child.terminate()
+    deadline = time.monotonic() + timeout
+    for child in current:
+        if not child.finish(deadline):
+            print(f"loveletter serve: {child.name} did not stop within {timeout:g} s; killed",
+                  file=sys.stderr, flush=True)  # fmt: skip
 
 
 def serve(options: ServeOptions) -> int:
@@ -227,8 +249,7 @@ def serve(options: ServeOptions) -> int:
                 break
             stop.wait(0.2)
     finally:
-        for child in children:  # gunicorn first, then the workers
-            child.stop()
+        stop_together(children)
         _stop_embedded_redis()
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from service.serve import port_taken
+from service.serve import Supervised, port_taken, stop_together
 from tests.e2e.conftest import MAIN, REPO_ROOT, Serve, descendants, get
 
 
@@ -95,6 +95,40 @@ def test_a_crashed_worker_is_started_again_and_the_api_stays_up(serve: Serve) ->
         assert time.monotonic() < deadline, served.output()
         time.sleep(0.5)
     served.stop()
+
+
+STUBBORN = (
+    "import signal, sys, time, pathlib; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    "pathlib.Path(sys.argv[1]).touch(); time.sleep(120)"
+)
+
+
+def test_children_that_hang_are_stopped_together_within_one_timeout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three children that ignore SIGTERM (as a hung gunicorn or RQ worker would): serve's stop
+    kills them all after one timeout, not one timeout each (a stop that outlived the caller's
+    patience), and names each it had to kill."""
+    timeout = 2.0
+    children = []
+    for number in range(3):
+        ready = tmp_path / f"ready-{number}"
+        command = [sys.executable, "-c", STUBBORN, str(ready)]
+        children.append(Supervised(f"stubborn {number}", command, dict(os.environ)))
+        deadline = time.monotonic() + 30
+        while not ready.exists():
+            assert time.monotonic() < deadline, "the child never started"
+            time.sleep(0.05)
+    pids = [supervised.child.process.pid for supervised in children]
+    started = time.monotonic()
+    stop_together(children, timeout)
+    took = time.monotonic() - started
+    assert timeout <= took < 2 * timeout, took
+    assert all(supervised.child.process.returncode == -signal.SIGKILL for supervised in children)
+    assert not [pid for pid in pids if os.path.exists(f"/proc/{pid}")]
+    said = capsys.readouterr().err
+    for number in range(3):
+        assert f"stubborn {number} did not stop within 2 s; killed" in said, said
 
 
 def post(url: str, body: dict[str, object]) -> str:
