@@ -116,11 +116,10 @@ class Child:
         """True while the process runs."""
         return self.process.poll() is None
 
-    def stop(self, timeout: float = STOP_TIMEOUT_SECONDS) -> bool:
-        """SIGTERM, wait, then SIGKILL its whole process group; always reaped. False if it had
-        to be killed."""
+    def stop(self, timeout: float = STOP_TIMEOUT_SECONDS) -> None:
+        """SIGTERM, wait, then SIGKILL its whole process group; always reaped."""
         self.terminate()
-        return self.finish(time.monotonic() + timeout)
+        self.finish(time.monotonic() + timeout)
 
     def terminate(self) -> None:
         """Ask it to stop (SIGTERM) if it runs."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from service.serve import Supervised, port_taken, stop_together
-from tests.e2e.conftest import MAIN, REPO_ROOT, Serve, descendants, get
+from tests.e2e.conftest import MAIN, REPO_ROOT, Serve, descendants, get, running
 
 
 @pytest.mark.slow
@@ -125,7 +125,7 @@ def test_children_that_hang_are_stopped_together_within_one_timeout(
     took = time.monotonic() - started
     assert timeout <= took < 2 * timeout, took
     assert all(supervised.child.process.returncode == -signal.SIGKILL for supervised in children)
-    assert not [pid for pid in pids if os.path.exists(f"/proc/{pid}")]
+    assert not [pid for pid in pids if running(pid)]
     said = capsys.readouterr().err
     for number in range(3):
         assert f"stubborn {number} did not stop within 2 s; killed" in said, said
