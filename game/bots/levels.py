@@ -2,7 +2,7 @@
 
 `easy` is the heuristic that plays a random legal command on some of its decisions, `medium`
 the heuristic, `hard` the search over a fixed number of sampled worlds (reproducible, and
-independent of the machine's speed). Their measured strength is in the README ("Bots").
+independent of the machine's speed). Their measured strength is in docs/bots.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The README's curl walkthrough, run as written against `loveletter serve`: a whole game."""
+"""The curl walkthrough of docs/api.md, run as written against `loveletter serve`: a whole game."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ SECTION = "## A whole game with curl"
 
 
 def walkthrough() -> list[str]:
-    """The shell blocks of the README's walkthrough, in order."""
-    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    """The shell blocks of the walkthrough, in order."""
+    text = (REPO_ROOT / "docs" / "api.md").read_text(encoding="utf-8")
     section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)
 
@@ -35,7 +35,7 @@ def test_the_readme_walkthrough_plays_a_whole_game(server: Served, tmp_path: Pat
     """Every block runs in one shell, in order; the game ends with a winner printed."""
     assert shutil.which("curl") and shutil.which("bash"), "the walkthrough needs curl and bash"
     blocks = walkthrough()
-    assert len(blocks) >= 5, "the README's walkthrough lost some of its steps"
+    assert len(blocks) >= 5, "the walkthrough lost some of its steps"
     script = "\n".join(blocks).replace("API=http://127.0.0.1:8000", f"API={server.base}")
     assert f"API={server.base}" in script
     done = subprocess.run(
