@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from events.chat import SPECTATORS, ChatMessage
 from game.table import Table
 from play.context import Context
+from play.visible import RULE as VISIBLE_RULE
+from play.visible import hidden_problem
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,9 @@ REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # controls, for
 TEXT_RULE = (
     f"1 to {TEXT_MAX} characters on one line, with no space at either end, no control or"
     " format characters (line breaks, bidirectional marks, zero-width joiners...) and no markup"
-    " ('<' or '>'); kept in Unicode NFC"
+    " ('<' or '>'), "
+    + VISIBLE_RULE
+    + "; kept in Unicode NFC"
 )
 
 
@@ -70,7 +74,8 @@ def text_problem(text: str) -> str | None:
     for char in text:
         if char in MARKUP or unicodedata.category(char) in REFUSED_CATEGORIES:
             return f"A message is {TEXT_RULE}."
-    return None
+    hidden = hidden_problem(text, name=False)
+    return None if hidden is None else f"A message is seen as it is written: {hidden}"
 
 
 def seat_holder(table: Table, seat: int) -> str:
