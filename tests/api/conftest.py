@@ -99,7 +99,7 @@ APIs = Callable[..., list[str]]
 
 
 def api_env(redis_url: str, namespace: str, **settings: str) -> dict[str, str]:
-    """The environment of a gunicorn serving the app on a test's namespace (address limit off),
+    """The environment of a gunicorn serving the app on a test's namespace (address limits off),
     with settings as keywords (`LOVELETTER_...`)."""
     return {
         **os.environ,
@@ -107,6 +107,7 @@ def api_env(redis_url: str, namespace: str, **settings: str) -> dict[str, str]:
         "LOVELETTER_NAMESPACE": namespace,
         "LOVELETTER_QUEUE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
+        "LOVELETTER_GUESTS_PER_HOUR": "off",  # every client of a test is 127.0.0.1
         "PYTHONPATH": str(REPO_ROOT),
         **UNLIMITED_READS,
         **settings,
