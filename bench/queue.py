@@ -468,8 +468,8 @@ def play_out(
     rated_games = {record.key.split("#")[0]: record for record in records}
     expected: Counter[str] = Counter()
     for record in rated_games.values():
-        for seat in record.seats:
-            if seat.player:
+        for seat in record.seats:  # a game someone left early moves only the leavers'
+            if seat.player and (record.played or seat.left):
                 expected[seat.player] += 1
     applied = ctx.ratings.all_ratings(EDITION)
     twice = sum(

@@ -43,9 +43,7 @@ REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # controls, for
 TEXT_RULE = (
     f"1 to {TEXT_MAX} characters on one line, with no space at either end, no control or"
     " format characters (line breaks, bidirectional marks, zero-width joiners...) and no markup"
-    " ('<' or '>'), "
-    + VISIBLE_RULE
-    + "; kept in Unicode NFC"
+    " ('<' or '>'), " + VISIBLE_RULE + "; kept in Unicode NFC"
 )
 
 

@@ -22,6 +22,7 @@ from play.players import (
     transfer_code,
 )
 from play.quickplay import here
+from play.records import reliability
 from play.settings import Limit
 from play.webhooks import new_secret, url_problem
 from service import examples, sse
@@ -73,6 +74,7 @@ def player_json(player: Player) -> dict[str, Any]:
         "kind": player.kind,
         "created_at": iso_time(int(player.created_at * 1000)),
         "games_abandoned": player.games_abandoned,
+        "abandon_rate": reliability(context(), player.id).abandon_rate,
         "webhook": player.webhook_url is not None,
     }
 

@@ -64,6 +64,7 @@ class Queue(MethodView):
                 ranked=body["ranked"],
                 bots_after=body["bots_after"],
                 bot=body["bot"],
+                reliable_only=body["reliable_only"],
             )
         except WrongSeats as error:
             raise ApiError(422, "wrong-player-count", "Unprocessable Entity", str(error)) from None
