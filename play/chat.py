@@ -147,7 +147,8 @@ def post(
 
 def tell_away(ctx: Context, game_id: str, table: Table, message: ChatMessage) -> int:
     """Write a `chat` inbox entry for each seated player who is away (not here within the
-    last minute, see docs/players.md) and hears its poster; how many were told."""
+    last minute, see docs/players.md) and hears its poster, once per game until the player is
+    here again; how many were told."""
     seats = [
         (index, held.player)
         for index, held in enumerate(table.seats)
@@ -167,8 +168,7 @@ def tell_away(ctx: Context, game_id: str, table: Table, message: ChatMessage) ->
                  "appended_at_ms": at_ms, "message": message.id, "from_seat": message.seat,
                  "name": message.name}  # fmt: skip
         entry["preset" if message.preset is not None else "text"] = message.preset or message.text
-        ctx.players.tell(player, [entry])
-        told += 1
+        told += ctx.players.tell(player, game_id, [entry])
     return told
 
 
