@@ -124,22 +124,46 @@ class PlayerStore:
 
     # Records and tokens.
 
-    def create(self, player: Player, token: str | None = None) -> bool:
+    def create(
+        self, player: Player, token: str | None = None, *, unseated_seconds: int | None = None
+    ) -> bool:
         """Write a new player's record (False when the id exists: nothing is written) and,
-        given one, a token that acts for it."""
+        given one, a token that acts for it. With `unseated_seconds`, the player and its tokens
+        are forgotten that long after, unless it takes a seat first (`keep`)."""
         fields: dict[Any, Any] = {"id": player.id, "name": player.name, "kind": player.kind,
                   "created_at": repr(player.created_at), "games_abandoned": 0}  # fmt: skip
         key = self.key(player.id, "player")
         if not self.redis.hsetnx(key, "id", player.id):
             return False
         self.redis.hset(key, mapping=fields)
+        if unseated_seconds is not None:
+            self.redis.expire(key, unseated_seconds)
         if token is not None:
             self.add_token(player.id, token)
         return True
 
     def add_token(self, player_id: str, token: str) -> None:
-        """Let `token` act for the player (a player may hold several: one per device)."""
-        self.redis.set(self._secret_key("player-token", token), player_id)
+        """Let `token` act for the player (a player may hold several: one per device); it
+        lives as long as the player's record (for ever once the player took a seat)."""
+        token_key = self._secret_key("player-token", token)
+        tokens = self.key(player_id, "tokens")
+        self.redis.sadd(tokens, digest(token))
+        left_ms = int(self.redis.pttl(self.key(player_id, "player")))
+        self.redis.set(token_key, player_id, px=left_ms if left_ms > 0 else None)
+        if left_ms > 0:
+            self.redis.pexpire(tokens, left_ms)
+            if int(self.redis.pttl(self.key(player_id, "player"))) < 0:  # kept meanwhile
+                self.keep(player_id)
+
+    def keep(self, player_id: str) -> None:
+        """The player took a seat: its record and tokens are kept for good (a guest never
+        seated is forgotten, see `create`)."""
+        self.redis.persist(self.key(player_id, "player"))
+        tokens = self.key(player_id, "tokens")
+        found: Any = self.redis.smembers(tokens)
+        for token_digest in found:
+            self.redis.persist(f"{self.namespace}:player-token:{as_text(token_digest)}")
+        self.redis.persist(tokens)
 
     def by_token(self, token: str) -> str | None:
         """The player a token acts for, if any."""
@@ -211,6 +235,8 @@ class PlayerStore:
             *(to_json(entry) for entry in notice.entries),
         ]
         written, hook = self._relay(keys=keys, args=args)
+        if notice.bind:  # seated: kept for good (also when this relay is repeated)
+            self.keep(player_id)
         return int(written), bool(int(hook))
 
     def tell(self, player_id: str, game_id: str, entries: Sequence[dict[str, Any]]) -> int:

@@ -4,6 +4,7 @@ hour, tables of thinking bots per address and per player, and a command budget p
 
 from __future__ import annotations
 
+import hashlib
 import time
 import uuid
 from contextlib import ExitStack
@@ -171,3 +172,37 @@ def test_the_command_budget_is_the_seats_whichever_token_acts(start_apis: APIs) 
     too_many(send(first, ann), "rate-limited")
     too_many(send(first, first["token"]), "rate-limited")  # the seat's own token: same seat
     assert send(second, ann).status_code == 409  # another game, another seat's budget
+
+
+def test_a_guest_never_seated_is_forgotten_and_a_seated_one_kept(
+    start_apis: APIs, redis_client: RedisClient, namespace: str
+) -> None:
+    """Finding 8: a guest who never takes a seat (at a table, or matched by quick play) is
+    forgotten, record and tokens, after LOVELETTER_UNSEATED_GUEST_SECONDS (2 s here); one who
+    took a seat is kept, with every token it has (one redeemed from a transfer code too)."""
+    (base,) = start_apis(1, LOVELETTER_UNSEATED_GUEST_SECONDS="2")
+    idle, idle_id = (lambda made: (made["token"], made["player"]["id"]))(
+        requests.post(f"{base}/players", json={"name": "idle"}, timeout=10).json()
+    )
+    ann, bob = guest(base, "ann"), guest(base, "bob")
+    code = requests.post(f"{base}/players/me/transfer-codes", headers=bearer(ann), timeout=10)
+    phone = requests.post(f"{base}/players/tokens", json={"code": code.json()["code"]}, timeout=10)
+    assert phone.status_code == 201, phone.text
+    two_players_game(base, ann, bob)  # ann and bob take seats: kept
+    deadline = time.monotonic() + 15
+    while requests.get(f"{base}/players/me", headers=bearer(idle), timeout=10).status_code != 401:
+        assert time.monotonic() < deadline, "the guest never seated was not forgotten"
+        time.sleep(0.2)
+    left = [
+        k for k in redis_client.scan_iter(match=f"{namespace}:*{idle_id}*") if b":here:" not in k
+    ]
+    assert left == []  # (its presence, written by the last request, lasts a minute on its own)
+    assert not redis_client.exists(
+        f"{namespace}:player-token:{hashlib.sha256(idle.encode()).hexdigest()}"
+    )
+    time.sleep(2.5)  # past the time an unseated guest lives
+    for token in (ann, bob, phone.json()["token"]):
+        assert requests.get(f"{base}/players/me", headers=bearer(token), timeout=10).ok
+    assert all(
+        redis_client.ttl(key) == -1 for key in redis_client.scan_iter(match=f"{namespace}:*token*")
+    )
