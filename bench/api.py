@@ -131,6 +131,8 @@ def run_api_bench(
         "LOVELETTER_NAMESPACE": namespace,
         "LOVELETTER_BENCH_NAMESPACE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": NO_LIMIT,
+        "LOVELETTER_GUESTS_PER_HOUR": "off",  # every simulated player shares one address
+        "LOVELETTER_BOT_TABLES": "off",
         "LOVELETTER_RATE_LIMIT_READS": "off",
         "LOVELETTER_WAITERS_PER_ADDRESS": "off",
         "LOVELETTER_RATE_LIMIT_SEAT": SEAT_LIMIT,

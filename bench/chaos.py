@@ -277,6 +277,8 @@ class Stack:
             "LOVELETTER_NAMESPACE": self.namespace,
             "LOVELETTER_QUEUE": self.namespace,
             "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
+            "LOVELETTER_GUESTS_PER_HOUR": "off",  # every simulated player shares one address
+            "LOVELETTER_BOT_TABLES": "off",
             "LOVELETTER_RATE_LIMIT_READS": "off",
             "LOVELETTER_WAITERS_PER_ADDRESS": "off",
             "LOVELETTER_RATE_LIMIT_SEAT": "off",

@@ -150,6 +150,8 @@ def run_cluster_bench(
             "LOVELETTER_QUEUE": namespace,
             "LOVELETTER_APPEND_TIMEOUT_MS": str(timeout_ms),
             "LOVELETTER_RATE_LIMIT_ADDRESS": "off",  # every simulated player shares one address
+            "LOVELETTER_GUESTS_PER_HOUR": "off",  # every simulated player shares one address
+            "LOVELETTER_BOT_TABLES": "off",
             "LOVELETTER_RATE_LIMIT_READS": "off",
             "LOVELETTER_WAITERS_PER_ADDRESS": "off",
         }

@@ -163,6 +163,9 @@ def run_inbox_bench(
         "LOVELETTER_NAMESPACE": namespace,
         "LOVELETTER_QUEUE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
+        "LOVELETTER_GUESTS_PER_HOUR": "off",  # every simulated player shares one address
+        "LOVELETTER_BOT_TABLES": "off",
+        "LOVELETTER_WAITERS_PER_ADDRESS": "off",  # every inbox stream is 127.0.0.1's
         "LOVELETTER_RATE_LIMIT_SEAT": bench_api.SEAT_LIMIT,
         "LOVELETTER_RATE_LIMIT_READS": bench_api.NO_LIMIT,  # every client here is 127.0.0.1
         "LOVELETTER_SEEDED_GAMES": "1",

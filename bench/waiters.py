@@ -242,6 +242,8 @@ def served_env(url: str, namespace: str) -> dict[str, str]:
         "REDIS_URL": url,
         "LOVELETTER_NAMESPACE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": bench_api.NO_LIMIT,
+        "LOVELETTER_GUESTS_PER_HOUR": "off",  # every simulated player shares one address
+        "LOVELETTER_BOT_TABLES": "off",
         "LOVELETTER_RATE_LIMIT_READS": "off",
         "LOVELETTER_WAITERS_PER_ADDRESS": "off",
         "LOVELETTER_RATE_LIMIT_SEAT": bench_api.SEAT_LIMIT,

@@ -28,6 +28,8 @@ TELL_SCRIPT = files("events").joinpath("tell.lua").read_text(encoding="utf-8")
 ENTRY_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
 LARGEST_ID_PART = 2**64 - 1  # each part of a Redis stream entry id is an unsigned 64-bit integer
 LAST_ENTRY_ID = f"{LARGEST_ID_PART}-{LARGEST_ID_PART}"  # nothing follows it (Redis: no range)
+CHAT_TOLD = "chat-told"  # the games whose chat a player away was told of, until it is back
+CHAT_TOLD_SECONDS = 7 * 24 * 3600  # forgotten after a week away: told once more then
 
 
 def is_entry_id(text: str) -> bool:
@@ -42,6 +44,13 @@ def is_entry_id(text: str) -> bool:
 def digest(secret: str) -> str:
     """What is stored of a token, a transfer code or a ticket."""
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def player_key(namespace: str, player_id: str, suffix: str) -> str:
+    """`{ns}:{p:<id>}:suffix`: one player, one cluster slot."""
+    if not PLAYER_ID.fullmatch(player_id):
+        raise ValueError(f"a player id is 1-64 URL-safe characters: {player_id!r}")
+    return f"{namespace}:{{p:{player_id}}}:{suffix}"
 
 
 def inbox_channel(namespace: str) -> str:
@@ -103,31 +112,58 @@ class PlayerStore:
 
     def key(self, player_id: str, suffix: str) -> str:
         """`{ns}:{p:<id>}:suffix`: one player, one cluster slot."""
-        if not PLAYER_ID.fullmatch(player_id):
-            raise ValueError(f"a player id is 1-64 URL-safe characters: {player_id!r}")
-        return f"{self.namespace}:{{p:{player_id}}}:{suffix}"
+        return player_key(self.namespace, player_id, suffix)
+
+    @property
+    def chat_entries(self) -> int:
+        """The most chat entries an inbox holds besides its notices (a tenth of its length)."""
+        return max(1, self.inbox_length // 10)
 
     def _secret_key(self, kind: str, secret: str) -> str:
         return f"{self.namespace}:{kind}:{digest(secret)}"
 
     # Records and tokens.
 
-    def create(self, player: Player, token: str | None = None) -> bool:
+    def create(
+        self, player: Player, token: str | None = None, *, unseated_seconds: int | None = None
+    ) -> bool:
         """Write a new player's record (False when the id exists: nothing is written) and,
-        given one, a token that acts for it."""
+        given one, a token that acts for it. With `unseated_seconds`, the player and its tokens
+        are forgotten that long after, unless it takes a seat first (`keep`)."""
         fields: dict[Any, Any] = {"id": player.id, "name": player.name, "kind": player.kind,
                   "created_at": repr(player.created_at), "games_abandoned": 0}  # fmt: skip
         key = self.key(player.id, "player")
         if not self.redis.hsetnx(key, "id", player.id):
             return False
         self.redis.hset(key, mapping=fields)
+        if unseated_seconds is not None:
+            self.redis.expire(key, unseated_seconds)
         if token is not None:
             self.add_token(player.id, token)
         return True
 
     def add_token(self, player_id: str, token: str) -> None:
-        """Let `token` act for the player (a player may hold several: one per device)."""
-        self.redis.set(self._secret_key("player-token", token), player_id)
+        """Let `token` act for the player (a player may hold several: one per device); it
+        lives as long as the player's record (for ever once the player took a seat)."""
+        token_key = self._secret_key("player-token", token)
+        tokens = self.key(player_id, "tokens")
+        self.redis.sadd(tokens, digest(token))
+        left_ms = int(self.redis.pttl(self.key(player_id, "player")))
+        self.redis.set(token_key, player_id, px=left_ms if left_ms > 0 else None)
+        if left_ms > 0:
+            self.redis.pexpire(tokens, left_ms)
+            if int(self.redis.pttl(self.key(player_id, "player"))) < 0:  # kept meanwhile
+                self.keep(player_id)
+
+    def keep(self, player_id: str) -> None:
+        """The player took a seat: its record and tokens are kept for good (a guest never
+        seated is forgotten, see `create`)."""
+        self.redis.persist(self.key(player_id, "player"))
+        tokens = self.key(player_id, "tokens")
+        found: Any = self.redis.smembers(tokens)
+        for token_digest in found:
+            self.redis.persist(f"{self.namespace}:player-token:{as_text(token_digest)}")
+        self.redis.persist(tokens)
 
     def by_token(self, token: str) -> str | None:
         """The player a token acts for, if any."""
@@ -190,7 +226,7 @@ class PlayerStore:
         args: list[str | int] = [
             game_id,
             version,
-            self.inbox_length,
+            self.inbox_length + self.chat_entries,
             at_ms,
             inbox_channel(self.namespace),
             player_id,
@@ -199,13 +235,18 @@ class PlayerStore:
             *(to_json(entry) for entry in notice.entries),
         ]
         written, hook = self._relay(keys=keys, args=args)
+        if notice.bind:  # seated: kept for good (also when this relay is repeated)
+            self.keep(player_id)
         return int(written), bool(int(hook))
 
-    def tell(self, player_id: str, entries: Sequence[dict[str, Any]]) -> int:
-        """Add entries no append made (chat) to the player's inbox, and publish them."""
-        args: list[str | int] = [self.inbox_length, inbox_channel(self.namespace), player_id]
+    def tell(self, player_id: str, game_id: str, entries: Sequence[dict[str, Any]]) -> int:
+        """Add entries no append made (a game's chat) to the player's inbox, and publish them:
+        once per game until the player is here again (see tell.lua); how many were added."""
+        keys = [self.key(player_id, suffix) for suffix in ("inbox", CHAT_TOLD, "inbox-chat")]
+        args: list[str | int] = [inbox_channel(self.namespace), player_id, game_id,
+                                 self.chat_entries, CHAT_TOLD_SECONDS]  # fmt: skip
         args += [to_json(entry) for entry in entries]
-        return int(self._tell(keys=[self.key(player_id, "inbox")], args=args))
+        return int(self._tell(keys=keys, args=args))
 
     def inbox_head(self, player_id: str) -> str | None:
         """The id of the player's newest inbox entry (None: empty)."""
@@ -264,7 +305,9 @@ class Presence:
             self._writer.ensure()
             return
         try:
-            self.redis.set(self.key(who), 1, ex=self.ttl)
+            was_here = self.redis.set(self.key(who), 1, ex=self.ttl, get=True)
+            if was_here is None and PLAYER_ID.fullmatch(who):  # back: a new away spell follows
+                self.redis.delete(player_key(self.namespace, who, CHAT_TOLD))
         except Exception:  # presence is a hint: a failed write must not fail the request
             with self._lock:
                 self._written.pop(who, None)

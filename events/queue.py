@@ -56,6 +56,8 @@ class Entry:
     seat: int | None = None
     opened: int | None = None  # the game's version once its table is open
     secret: str = ""
+    reliable: bool = True  # the player's abandon rate was low enough when it entered
+    reliable_only: bool = False  # matched only with reliable players
 
     @property
     def pool(self) -> str:
@@ -144,6 +146,8 @@ class QuickPlayQueue:
             "seen": entry.seen_ms,
             "state": "waiting",
             "secret": entry.secret,
+            "reliable": 1 if entry.reliable else 0,
+            "reliable_only": 1 if entry.reliable_only else 0,
         }
         keys = [
             self.entry_key(entry.id),
@@ -182,6 +186,8 @@ class QuickPlayQueue:
             int(data["seat"]) if "seat" in data else None,
             int(data["opened"]) if "opened" in data else None,
             data.get("secret", ""),
+            data.get("reliable", "1") == "1",
+            data.get("reliable_only", "0") == "1",
         )
 
     def entries(self, entry_ids: list[str]) -> list[Entry | None]:

@@ -16,7 +16,8 @@
 -- group's ratings is at most the window of its longest waiting member. When no group is full
 -- and the anchor waited `bots_after` (unranked pools), it is seated with those that accept
 -- bots, and bots fill the rest: the number of seats that seats the most people (the fewest
--- seats on a tie).
+-- seats on a tie). An entry that asked for reliable players (`reliable_only`) is grouped only
+-- with entries whose players were reliable when they entered (bots are).
 -- Returns {} or {game id, seats, entry id...} (entry i sits at seat i - 1).
 
 local now = tonumber(ARGV[1])
@@ -35,7 +36,7 @@ end
 
 local function load(id)
   local f = redis.call('HMGET', prefix .. id, 'state', 'player', 'seats', 'bots_after', 'at',
-    'seen', 'rating', 'bot')
+    'seen', 'rating', 'bot', 'reliable', 'reliable_only')
   if f[1] ~= 'waiting' then
     redis.call('ZREM', KEYS[1], id)  -- matched, cancelled, or expired: nothing to keep
     return nil
@@ -52,7 +53,8 @@ local function load(id)
     accepts[tonumber(n)] = true
   end
   return {id = id, player = f[2], seats = seats, accepts = accepts,
-    bots_after = tonumber(f[4]), at = tonumber(f[5]), rating = tonumber(f[7]), bot = f[8]}
+    bots_after = tonumber(f[4]), at = tonumber(f[5]), rating = tonumber(f[7]), bot = f[8],
+    reliable = f[9] ~= '0', picky = f[10] == '1'}
 end
 
 local live = {}
@@ -90,13 +92,15 @@ end
 local function group_for(anchor, n, with_bots)
   local group = {anchor}
   local low, high, oldest = anchor.rating, anchor.rating, anchor.at
+  local reliable, picky = anchor.reliable, anchor.picky
   for _, other in ipairs(live) do
     if #group >= n then
       break
     end
     if other ~= anchor and other.accepts[n] and (not with_bots or other.bots_after >= 0) then
-      local fits = true
-      if ranked then
+      -- who asked for reliable players gets only reliable ones
+      local fits = (not picky or other.reliable) and (not other.picky or reliable)
+      if fits and ranked then
         local l, h = math.min(low, other.rating), math.max(high, other.rating)
         local o = math.min(oldest, other.at)
         fits = h - l <= math.min(wmax, wbase + wgrowth * (now - o) / 1000)
@@ -106,6 +110,7 @@ local function group_for(anchor, n, with_bots)
       end
       if fits then
         group[#group + 1] = other
+        reliable, picky = reliable and other.reliable, picky or other.picky
       end
     end
   end

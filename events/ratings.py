@@ -15,7 +15,7 @@ from typing import Any
 
 from events.connection import RedisClient, as_text
 from game.ratings import Rating
-from game.records import FinishedGame, SeatRecord
+from game.records import PLAYED_TURNS, FinishedGame, SeatRecord
 
 RECORD_SCRIPT = files("events").joinpath("record.lua").read_text(encoding="utf-8")
 RECORDED, RECORDED_BEFORE, RATED_SINCE = 1, -1, -2
@@ -43,7 +43,13 @@ class HistoryEntry:
 def record_json(game: FinishedGame) -> str:
     """A finished game as kept in its edition's records (enough to rate it again)."""
     seats = [
-        {"player": s.player, "winner": s.winner, "tokens": s.tokens, "left": s.left}
+        {
+            "player": s.player,
+            "winner": s.winner,
+            "tokens": s.tokens,
+            "left": s.left,
+            "turns": s.turns,
+        }
         for s in game.seats
     ]
     data = {"key": game.key, "at": game.at, "rated": game.rated, "seats": seats}
@@ -53,10 +59,11 @@ def record_json(game: FinishedGame) -> str:
 def parse_record(edition: str, text: str) -> FinishedGame:
     """A finished game from its record (without the statistics, which are counted already)."""
     data = json.loads(text)
-    seats = [
-        SeatRecord(i, s["player"], winner=s["winner"], tokens=s["tokens"], left=s["left"])
+    seats = [  # records written before `turns` counted every game as played
+        SeatRecord(i, s["player"], winner=s["winner"], tokens=s["tokens"], left=s["left"],
+                   turns=s.get("turns", PLAYED_TURNS))
         for i, s in enumerate(data["seats"])
-    ]
+    ]  # fmt: skip
     return FinishedGame(data["key"], edition, int(data["at"]), bool(data["rated"]), seats)
 
 
@@ -139,6 +146,17 @@ class RatingStore:
         """The player's counters in the edition (see `statistics`)."""
         found: Any = self.redis.hgetall(self.key(edition, f"stats:{player}"))
         return {as_text(k): int(v) for k, v in found.items()}
+
+    def totals(self, editions: Iterable[str], player: str, names: Sequence[str]) -> list[int]:
+        """The player's counters `names` summed over these editions (one round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for edition in editions:
+            pipe.hmget(self.key(edition, f"stats:{player}"), list(names))
+        sums = [0] * len(names)
+        for found in pipe.execute():
+            for index, value in enumerate(found):
+                sums[index] += 0 if value is None else int(value)
+        return sums
 
     def board(self, edition: str, start: int, count: int) -> list[tuple[str, float]]:
         """Players by mu - 3 sigma, best first, from `start`."""

@@ -3,6 +3,11 @@
 A rating depends on the order games are rated in, so every rating here is the fold of an
 edition's rated games in their `FinishedGame.order` (end time, then key): the live projection
 and `loveletter rebuild` fold the same games in the same order and get the same numbers.
+
+Ratings reward play: a game someone left moves the ratings of those who stayed only when it
+was really played (`FinishedGame.played`: every person made a round's turns of their own);
+whoever left takes the loss (placed last) either way. So a second account that joins and
+leaves at once gives nothing to anyone.
 """
 
 from __future__ import annotations
@@ -46,15 +51,18 @@ class Rating:
 
 
 def rate(game: FinishedGame, ratings: Mapping[str, Rating]) -> dict[str, Rating]:
-    """Every seated player's rating after `game`, from `ratings` before it."""
+    """The ratings `game` moves, from `ratings` before it: every seated player's when it was
+    played, else only those of the players who left it."""
     players = [seat.player for seat in game.seats]
     assert all(players) and len(set(players)) == len(players), players
     before = [ratings.get(str(player), Rating()) for player in players]
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     after = MODEL.rate(teams, ranks=[float(rank) for rank in game.ranks()])
+    played = game.played
     return {
-        str(player): Rating(team[0].mu, team[0].sigma, old.games + 1)
-        for player, team, old in zip(players, after, before, strict=True)
+        str(seat.player): Rating(team[0].mu, team[0].sigma, old.games + 1)
+        for seat, team, old in zip(game.seats, after, before, strict=True)
+        if played or seat.left
     }
 
 

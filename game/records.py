@@ -4,7 +4,9 @@ A table's events (with each entry's time) are folded once; every `game_ended` gi
 `FinishedGame`. Its placing puts the game's winners first, then the others by tokens, and last
 every seat its player left during that game (abandoned to a bot, or forfeited). A game is rated
 when its table is ranked and every seat was held by a player when it started (so no bot seat:
-a seat a bot took over before this game started makes it unrated).
+a seat a bot took over before this game started makes it unrated). A game someone left was
+`played` only when every person had made PLAYED_TURNS turns of their own by then (see
+game/ratings.py for what that changes).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from game.events import CardPlayed, GameEnded, GameStarted, RoundEnded, SeatForfeited, TokenGained
 from game.table import SeatTakenOver, Table, evolve
 
+PLAYED_TURNS = 3  # turns of their own each person makes for a game someone left to count
 SHOWDOWN = "showdown"
 ELIMINATION = "last-standing"
 
@@ -30,6 +33,7 @@ class SeatRecord:
     winner: bool = False
     tokens: int = 0
     left: bool = False  # abandoned to a bot or forfeited during this game
+    turns: int = 0  # cards its person played (not a bot after a leave, nor one after a time-out)
     rounds_showdown: int = 0  # rounds won at a showdown
     rounds_elimination: int = 0  # rounds won as the last one standing
     cards: Counter[str] = field(default_factory=Counter)  # cards played, by name
@@ -53,6 +57,14 @@ class FinishedGame:
         ]
         order = sorted(set(keys))
         return [order.index(key) + 1 for key in keys]
+
+    @property
+    def played(self) -> bool:
+        """Whether the game was really played: nobody left it, or every person had made
+        PLAYED_TURNS turns of their own (about a round's) when they left or it ended."""
+        if not any(seat.left for seat in self.seats):
+            return True
+        return all(seat.turns >= PLAYED_TURNS for seat in self.seats if seat.player is not None)
 
     @property
     def order(self) -> tuple[int, str]:
@@ -81,6 +93,8 @@ def finished_games(game_id: str, entries: Iterable[tuple[Any, int | None]]) -> l
             continue
         elif isinstance(event, CardPlayed):
             current.seats[event.seat].cards[event.card] += 1
+            if before is not None and _own_move(before, event.seat):
+                current.seats[event.seat].turns += 1
         elif isinstance(event, TokenGained):
             current.seats[event.seat].tokens += 1
         elif isinstance(event, RoundEnded):
@@ -100,3 +114,9 @@ def finished_games(game_id: str, entries: Iterable[tuple[Any, int | None]]) -> l
             found.append(current)
             current = None
     return found
+
+
+def _own_move(table: Table, seat: int) -> bool:
+    """Whether a move of `seat` now is its person's own: not a bot's, nor made after a
+    time-out."""
+    return table.seats[seat].bot is None and table.timed_out != seat

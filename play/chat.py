@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from events.chat import SPECTATORS, ChatMessage
 from game.table import Table
 from play.context import Context
+from play.visible import RULE as VISIBLE_RULE
+from play.visible import hidden_problem
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,7 @@ REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # controls, for
 TEXT_RULE = (
     f"1 to {TEXT_MAX} characters on one line, with no space at either end, no control or"
     " format characters (line breaks, bidirectional marks, zero-width joiners...) and no markup"
-    " ('<' or '>'); kept in Unicode NFC"
+    " ('<' or '>'), " + VISIBLE_RULE + "; kept in Unicode NFC"
 )
 
 
@@ -70,7 +72,8 @@ def text_problem(text: str) -> str | None:
     for char in text:
         if char in MARKUP or unicodedata.category(char) in REFUSED_CATEGORIES:
             return f"A message is {TEXT_RULE}."
-    return None
+    hidden = hidden_problem(text, name=False)
+    return None if hidden is None else f"A message is seen as it is written: {hidden}"
 
 
 def seat_holder(table: Table, seat: int) -> str:
@@ -144,7 +147,8 @@ def post(
 
 def tell_away(ctx: Context, game_id: str, table: Table, message: ChatMessage) -> int:
     """Write a `chat` inbox entry for each seated player who is away (not here within the
-    last minute, see docs/players.md) and hears its poster; how many were told."""
+    last minute, see docs/players.md) and hears its poster, once per game until the player is
+    here again; how many were told."""
     seats = [
         (index, held.player)
         for index, held in enumerate(table.seats)
@@ -164,8 +168,7 @@ def tell_away(ctx: Context, game_id: str, table: Table, message: ChatMessage) ->
                  "appended_at_ms": at_ms, "message": message.id, "from_seat": message.seat,
                  "name": message.name}  # fmt: skip
         entry["preset" if message.preset is not None else "text"] = message.preset or message.text
-        ctx.players.tell(player, [entry])
-        told += 1
+        told += ctx.players.tell(player, game_id, [entry])
     return told
 
 

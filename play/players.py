@@ -33,10 +33,11 @@ def new_player_token() -> str:
 
 
 def new_guest(ctx: Context, name: str) -> tuple[Player, str]:
-    """A new guest player and its token."""
+    """A new guest player and its token; both are forgotten after a while (a day by default)
+    unless the guest takes a seat (at a table, or by quick play) first."""
     player = Player(secrets.token_hex(10), name, "guest", time.time())
     token = new_player_token()
-    ctx.players.create(player, token)
+    ctx.players.create(player, token, unseated_seconds=ctx.settings.unseated_guest_seconds)
     return player, token
 
 

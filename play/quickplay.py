@@ -27,6 +27,7 @@ from game.editions import EDITIONS
 from game.table import TAKEOVER_BOT, OpenTable, TakeSeat
 from play.context import Context
 from play.lobby import new_game_id, open_table
+from play.records import reliability
 from play.send_command import KeyReused, StaleVersion
 
 log = logging.getLogger(__name__)
@@ -72,8 +73,10 @@ def enter(
     ranked: bool = False,
     bots_after: float | None = None,
     bot: str = TAKEOVER_BOT,
+    reliable_only: bool = False,
 ) -> Entry:
-    """Put the player in the queue and try a match at once; the entry as it is after that."""
+    """Put the player in the queue and try a match at once; the entry as it is after that.
+    With `reliable_only`, the others at the table are reliable players (play/records.py)."""
     rules = EDITIONS[edition]
     wrong = [n for n in seats if not rules.min_players <= n <= rules.max_players]
     if wrong:
@@ -95,6 +98,8 @@ def enter(
         seen_ms=at,
         state="waiting",
         secret=secrets.token_urlsafe(24),
+        reliable=reliability(ctx, player).reliable,
+        reliable_only=reliable_only,
     )
     entered, entry_id = ctx.quickplay.enter(entry)
     if not entered:
@@ -253,6 +258,7 @@ def entry_json(entry: Entry) -> dict[str, Any]:
         "ranked": entry.ranked,
         "bots_after": None if entry.bots_after_ms is None else entry.bots_after_ms // 1000,
         "bot": entry.bot,
+        "reliable_only": entry.reliable_only,
         "entered_at": iso_time(entry.at_ms),
         "game": game,
         "seat": seat,

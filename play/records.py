@@ -20,6 +20,7 @@ from game.records import FinishedGame, finished_games
 from play.context import Context
 
 ATTEMPTS = 50  # other games rated meanwhile: compute again on the newer ratings
+RELIABLE_ABANDON_RATE = 0.2  # a player who left at most this share of their games is reliable
 BOARD_PAGE = 200  # leaderboard lines read at a time (players below the minimum are skipped)
 
 
@@ -140,6 +141,31 @@ def leaderboard(
                 name = None if known is None else known.name
                 found.append(Standing(eligible, player, name, rating))
     return found
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """How often a player leaves (BGA's "karma"): of their finished games in every edition,
+    how many they left to a bot or forfeited."""
+
+    games: int
+    abandons: int
+
+    @property
+    def abandon_rate(self) -> float:
+        """Abandons per finished game (0 before any game)."""
+        return self.abandons / self.games if self.games else 0.0
+
+    @property
+    def reliable(self) -> bool:
+        """Whether quick play's `reliable_only` entries may be matched with this player."""
+        return self.abandon_rate <= RELIABLE_ABANDON_RATE
+
+
+def reliability(ctx: Context, player: str) -> Reliability:
+    """The player's finished games and abandons, all editions together."""
+    games, abandons = ctx.ratings.totals(EDITIONS, player, ("games", "abandons"))
+    return Reliability(games, abandons)
 
 
 @dataclass(frozen=True)

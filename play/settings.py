@@ -13,7 +13,10 @@
 | `LOVELETTER_RATE_LIMIT_READS` | `1200/minute` | views, feeds, replays, streams per address |
 | `LOVELETTER_CHAT_RATE` | `5/10s` | chat messages per poster (a seat, or a spectating player) |
 | `LOVELETTER_CHAT_LENGTH` | `1000` | messages a game's chat keeps (about: trimmed by Redis) |
-| `LOVELETTER_WAITERS_PER_ADDRESS` | `100` | open streams and long polls per address (`off`) |
+| `LOVELETTER_WAITERS_PER_ADDRESS` | `100` | open streams (inboxes too) and long polls per address |
+| `LOVELETTER_GUESTS_PER_HOUR` | `30` | guest players made per address per hour (`off`) |
+| `LOVELETTER_UNSEATED_GUEST_SECONDS` | `86400` | a guest never seated is forgotten after it |
+| `LOVELETTER_BOT_TABLES` | `20/hour` | tables with `search`/`hard` bots per address, player |
 | `LOVELETTER_MAX_BODY_BYTES` | `16384` | largest accepted request body (413 above) |
 | `LOVELETTER_AUDITOR_TOKEN` | unset | bearer token of the auditor (no auditor when unset) |
 | `LOVELETTER_IDEMPOTENCY_TTL_SECONDS` | `604800` | how long an idempotency key is remembered |
@@ -85,6 +88,9 @@ class Settings:
     chat_rate: Limit | None = Limit(5, 10)  # chat messages per poster
     chat_length: int = 1000
     waiters_per_address: int | None = 100  # open streams and long polls (None: no cap)
+    guests_per_hour: int | None = 30  # guests made per address per hour (None: no cap)
+    unseated_guest_seconds: int = 24 * 3600  # a guest never seated is forgotten after this
+    bot_tables: Limit | None = Limit(20, 3600)  # tables with thinking bots, per address, player
     max_body_bytes: int = 16 * 1024
     auditor_token: str | None = None
     idempotency_ttl_seconds: int = 7 * 24 * 3600
@@ -141,6 +147,11 @@ class Settings:
             chat_rate=_limit(get("CHAT_RATE"), default.chat_rate),
             chat_length=_positive(get("CHAT_LENGTH"), default.chat_length),
             waiters_per_address=_cap(get("WAITERS_PER_ADDRESS"), default.waiters_per_address),
+            guests_per_hour=_cap(get("GUESTS_PER_HOUR"), default.guests_per_hour),
+            unseated_guest_seconds=_positive(
+                get("UNSEATED_GUEST_SECONDS"), default.unseated_guest_seconds
+            ),
+            bot_tables=_limit(get("BOT_TABLES"), default.bot_tables),
             max_body_bytes=_positive(get("MAX_BODY_BYTES"), default.max_body_bytes),
             auditor_token=get("AUDITOR_TOKEN") or None,
             idempotency_ttl_seconds=_positive(

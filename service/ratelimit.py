@@ -25,7 +25,7 @@ import math
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -37,6 +37,7 @@ from events.locks import short_lock
 from events.recent import Recent
 from play.settings import Limit
 from service.apidoc import problems
+from service.deps import services
 from service.errors import ApiError
 
 # Per key, ARGV holds (limit, wanted, window ms); the reply is (granted, ms left in the window).
@@ -66,6 +67,7 @@ return 1
 # A waiter gives its place up: a script, so that it runs on a held connection (see Script).
 RELEASE_SCRIPT = "return redis.call('ZREM', KEYS[1], ARGV[1])"
 READS = "reads"  # the bucket of reads, limited per address on their own
+THINKING_BOTS = frozenset({"search", "hard"})  # bots that search sampled worlds: real CPU
 LEASE_SECONDS = 120.0  # a waiter's place is kept this long past its last renewal
 EXTENSION = "loveletter-limiter"
 ALLOWANCE_SHARE = 16  # an allowance is at most this fraction of the limit
@@ -260,6 +262,39 @@ class Place:
         """Give the place up (the waiter is done)."""
         with contextlib.suppress(Exception):  # a lost Redis: the lease ends by itself
             self.limiter._release(keys=[self.key], args=[self.waiter])
+
+
+def count_against(bucket: str, limit: Limit | None, player: str | None, what: str) -> None:
+    """Count one of `what` (e.g. "guests") against `limit` per player, given one, and per client
+    address; a 429 problem naming `what` when either is over it (a player's refusal spends
+    nothing of its address's)."""
+    if limit is None:
+        return
+    for scope, identity in (("player", player), ("address", request.remote_addr)):
+        if not identity:
+            continue
+        try:
+            limiter().check_one(bucket, scope, identity, limit)
+        except ApiError as error:
+            retry_after = error.headers.get("Retry-After", "1")
+            raise ApiError(
+                429,
+                "rate-limited",
+                "Too many requests",
+                f"At most {limit.count} {what} per {limit.seconds} s per {scope}; retry in"
+                f" {retry_after} s.",
+                headers=error.headers,
+                scope=scope,
+            ) from None
+
+
+def count_bot_table(bots: Iterable[str | None], player: str | None) -> None:
+    """Count a table about to be opened (or played again) against the budget of tables with
+    thinking bots, when any of `bots` (its seats' and its takeover bot) is one."""
+    if THINKING_BOTS.isdisjoint(bots):
+        return
+    limit = services().settings.bot_tables
+    count_against("bot-tables", limit, player, "tables with search or hard bots")
 
 
 def _refusal(scope: str, limit: Limit, ttl_ms: int) -> ApiError:

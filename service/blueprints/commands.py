@@ -9,13 +9,13 @@ from flask.views import MethodView
 from play.send_command import load_game, send_command
 from service import examples, metrics
 from service.apidoc import operation, problems
-from service.auth import Audience, request_seat_key, require_seat
+from service.auth import Audience, require_seat
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
 from service.headers import expected_version, idempotency, if_match
 from service.lookup import existing
-from service.ratelimit import rate_limited
+from service.ratelimit import limiter, rate_limited
 from service.rendering import view_response
 from service.schemas.commands import COMMAND_BODY, engine_command, load_command
 from service.schemas.games import ViewSchema
@@ -49,7 +49,7 @@ COMMAND_CONTENT = {
 class Commands(MethodView):
     """The seat's commands."""
 
-    @rate_limited("commands", seat=request_seat_key)
+    @rate_limited("commands")  # per address here; per seat below, once the seat is known
     @blp.response(200, ViewSchema, example=examples.seat_view())
     @operation(
         "sendCommand",
@@ -80,6 +80,8 @@ class Commands(MethodView):
         ctx = context()
         game, table = existing(game_id, load_game(ctx, game_id, if_match(strict=False)))
         seat = require_seat(table)
+        # A seat's budget, whichever token acts for it: a player's games don't share one.
+        limiter().check_one("commands", "seat", f"{game_id}/{seat}", ctx.settings.rate_limit_seat)
         sent = send_command(
             ctx,
             game_id,

@@ -17,7 +17,7 @@ from service.deps import context, services
 from service.errors import ApiError
 from service.headers import SECRET_KEY_DOC, secret_idempotency
 from service.lookup import find_game
-from service.ratelimit import READS, rate_limited
+from service.ratelimit import READS, count_bot_table, rate_limited
 from service.rendering import presence_of, table_json, view_response, with_etag
 from service.requestlog import note_game, note_seat
 from service.schemas.games import (
@@ -72,6 +72,7 @@ class Games(MethodView):
         token = None
         host = None
         player = auth.request_player()
+        count_bot_table([*bots, body["takeover_bot"]], player)
         name = body.get("name") or _player_name(player)
         if name is not None and None in bots:
             keyless = key is None or game_id is None

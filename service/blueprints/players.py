@@ -22,6 +22,8 @@ from play.players import (
     transfer_code,
 )
 from play.quickplay import here
+from play.records import reliability
+from play.settings import Limit
 from play.webhooks import new_secret, url_problem
 from service import examples, sse
 from service.apidoc import operation, problems
@@ -31,7 +33,7 @@ from service.blueprints.stream import RETRY_MILLISECONDS
 from service.deps import context
 from service.errors import ApiError
 from service.jsonprovider import json_encoder
-from service.ratelimit import rate_limited
+from service.ratelimit import READS, Place, count_against, limiter, rate_limited
 from service.schemas.games import WebhookCreatedSchema, WebhookSchema
 from service.schemas.players import (
     INBOX_ENTRY_ID,
@@ -72,6 +74,7 @@ def player_json(player: Player) -> dict[str, Any]:
         "kind": player.kind,
         "created_at": iso_time(int(player.created_at * 1000)),
         "games_abandoned": player.games_abandoned,
+        "abandon_rate": reliability(context(), player.id).abandon_rate,
         "webhook": player.webhook_url is not None,
     }
 
@@ -95,6 +98,9 @@ class Players(MethodView):
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Make a guest player; the answer holds its secret token (shown once). The token acts
         for every seat the player takes (createGame, joinGame with it as the bearer)."""
+        per_hour = context().settings.guests_per_hour
+        limit = None if per_hour is None else Limit(per_hour, 3600)
+        count_against("guests", limit, None, "guest players")
         player, token = new_guest(context(), body["name"])
         return {"player": player_json(player), "token": token}
 
@@ -154,6 +160,7 @@ class Tokens(MethodView):
 class MyGames(MethodView):
     """The player's games."""
 
+    @rate_limited(READS)
     @blp.arguments(MyGamesQuerySchema(), location="query")
     @blp.response(200, MyGamesSchema, example=examples.MY_GAMES)
     @operation("listMyGames", token="player")
@@ -228,6 +235,7 @@ def new_ticket() -> str:
 class Inbox(MethodView):
     """The player's inbox, live."""
 
+    @rate_limited(READS)
     @blp.arguments(InboxQuerySchema(), location="query")
     @operation("streamInbox", token="player", parameters=[INBOX_LAST_EVENT_ID],
                responses=INBOX_RESPONSES)  # fmt: skip
@@ -255,8 +263,12 @@ class Inbox(MethodView):
             after = newest or "0-0"
         encode = json_encoder()
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        body = inbox_events(ctx, player, after, encode)
-        return Response(body, mimetype=sse.CONTENT_TYPE, headers=headers)
+        place = limiter().hold(request.remote_addr)  # a waiter, as a game's stream is
+        body = inbox_events(ctx, player, after, encode, place)
+        response = Response(body, mimetype=sse.CONTENT_TYPE, headers=headers)
+        if place is not None:
+            response.call_on_close(place.release)
+        return response
 
 
 def _resume_after(after: str | None) -> str | None:
@@ -273,10 +285,14 @@ def _resume_after(after: str | None) -> str | None:
 
 
 def inbox_events(
-    ctx: Context, player: str, after: str, encode: Callable[[Any], bytes]
+    ctx: Context,
+    player: str,
+    after: str,
+    encode: Callable[[Any], bytes],
+    place: Place | None = None,
 ) -> Iterator[bytes]:
     """The inbox stream's body: entries after `after` as they are written, heartbeats while
-    quiet; the player is present while it is open."""
+    quiet; the player is present while it is open, and `place` (its address's) is kept."""
     settings = ctx.settings
     closes_at = time.monotonic() + settings.stream_seconds
     yield sse.retry(RETRY_MILLISECONDS)
@@ -284,6 +300,8 @@ def inbox_events(
     with follow_inbox(ctx, player, after) as follower:
         while True:
             ctx.presence.touch(player)
+            if place is not None:
+                place.renew()
             left = closes_at - time.monotonic()
             if left <= 0:
                 return

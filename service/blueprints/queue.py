@@ -16,7 +16,7 @@ from service.auth import request_seat_key, require_player
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
-from service.ratelimit import READS, rate_limited
+from service.ratelimit import READS, count_bot_table, rate_limited
 from service.requestlog import note_game
 from service.schemas.quickplay import ENTRY_ID, QueueEntryRequestSchema, QueueEntrySchema
 
@@ -53,6 +53,8 @@ class Queue(MethodView):
                 422, "bad-setting", "Unprocessable Entity", "Ranked games take no bots: leave"
                 " bots_after null."
             )  # fmt: skip
+        if body["bots_after"] is not None:  # bots may fill its table
+            count_bot_table([body["bot"]], player)
         try:
             entry = enter(
                 context(),
@@ -62,6 +64,7 @@ class Queue(MethodView):
                 ranked=body["ranked"],
                 bots_after=body["bots_after"],
                 bot=body["bot"],
+                reliable_only=body["reliable_only"],
             )
         except WrongSeats as error:
             raise ApiError(422, "wrong-player-count", "Unprocessable Entity", str(error)) from None

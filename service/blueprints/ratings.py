@@ -9,7 +9,7 @@ from flask.views import MethodView
 from events.store import iso_time
 from game.editions import EDITIONS
 from game.ratings import Rating
-from play.records import EditionRecord, leaderboard, player_record
+from play.records import EditionRecord, Reliability, leaderboard, player_record
 from service.apidoc import operation, problems
 from service.blueprints.base import Blueprint
 from service.deps import context
@@ -31,6 +31,7 @@ PLAYER_EXAMPLE = {
     "games": 9,
     "wins": 5,
     "abandons": 1,
+    "abandon_rate": 0.1111111111111111,
     "editions": [
         {
             "edition": "2019",
@@ -105,12 +106,15 @@ class PlayerRecord(MethodView):
                 404, "player-not-found", "Not found", f"There is no player {player_id!r}."
             )
         editions = [edition_json(record) for record in player_record(ctx, player_id)]
+        games = sum(e["games"] for e in editions)
+        abandons = sum(e["abandons"] for e in editions)
         return {
             "id": player.id,
             "name": player.name,
-            "games": sum(e["games"] for e in editions),
+            "games": games,
             "wins": sum(e["wins"] for e in editions),
-            "abandons": sum(e["abandons"] for e in editions),
+            "abandons": abandons,
+            "abandon_rate": Reliability(games, abandons).abandon_rate,
             "editions": editions,
         }
 

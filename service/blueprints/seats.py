@@ -14,7 +14,7 @@ from play.players import abandon
 from play.webhooks import new_secret, url_problem
 from service import auth, examples
 from service.apidoc import operation, problems
-from service.auth import Audience, request_seat_key, require_seat
+from service.auth import Audience, request_player, request_seat_key, require_seat
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
@@ -25,7 +25,7 @@ from service.headers import (
     secret_idempotency,
 )
 from service.lookup import find_game
-from service.ratelimit import rate_limited
+from service.ratelimit import count_bot_table, rate_limited
 from service.rendering import view_response
 from service.schemas.games import (
     JoinSchema,
@@ -131,6 +131,8 @@ class Rematch(MethodView):
         _, table = find_game(game_id)
         seat = require_seat(table)
         idempotency = optional_idempotency(f"seat{seat}", None)
+        if table.status == "over":  # another game of the same bots
+            count_bot_table([s.bot for s in table.seats], request_player())
         return _by_a_seated_player(game_id, rematch(table), idempotency)
 
 

@@ -13,6 +13,8 @@ from game.bots import POLICIES
 from game.editions import EDITIONS
 from game.table import ABANDON_AFTER, TAKEOVER_BOT, TIMEOUT_CHOICES
 from game.views import SeatView
+from play.visible import RULE as VISIBLE_RULE
+from play.visible import hidden_problem
 from service.apidoc import Tagged
 from service.schemas.base import MAX_SEATS, Schema, StrictBoolean, WholeNumber, seat_number
 from service.schemas.commands import COMMAND_COMPONENTS
@@ -23,7 +25,9 @@ NAME_FORMAT = "player-name"  # the OpenAPI format of names (a pattern can't name
 NAME_PUNCTUATION = frozenset(" .-_")
 NAME_RULE = (
     f"1 to {NAME_MAX} characters: letters, marks and digits of any script, spaces, '.', '-' and"
-    " '_', with no space at either end (no control characters, no markup); kept in Unicode NFC"
+    " '_', with no space at either end (no control characters, no markup), "
+    + VISIBLE_RULE
+    + "; kept in Unicode NFC"
 )
 MAX_WAIT_SECONDS = 60  # the longest long poll of the event feed
 
@@ -46,6 +50,9 @@ class PlayerName(fields.String):
         )
         if not allowed or name != name.strip(" ") or len(name) > NAME_MAX:
             raise ma.ValidationError(f"A name is {NAME_RULE}.")
+        hidden = hidden_problem(name, name=True)
+        if hidden is not None:
+            raise ma.ValidationError(f"A name is seen as it is written: {hidden}")
         return name
 
 

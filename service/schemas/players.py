@@ -12,6 +12,7 @@ from game.table import STATUSES
 from play.inbox import INBOX_TYPES
 from service.schemas.base import ENTRY_ID_PATTERN, Schema, entry_id_rules
 from service.schemas.games import PlayerName
+from service.schemas.ratings import ABANDON_RATE
 from service.schemas.streams import TICKET_PATTERN
 
 _NAME = PlayerName(description="a name")
@@ -50,6 +51,7 @@ class PlayerSchema(Schema):
     games_abandoned = fields.Integer(
         required=True, metadata={"description": "games whose seat the player left to a bot"}
     )
+    abandon_rate = ABANDON_RATE
     webhook = fields.Boolean(required=True, metadata={"description": "has a webhook set"})
 
 

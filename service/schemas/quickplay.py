@@ -39,6 +39,11 @@ class QueueEntryRequestSchema(Schema):
                   " null (the default): wait for people only. Must be null when ranked (else 422"
                   " `bad-setting`)"},
     )  # fmt: skip
+    reliable_only = StrictBoolean(
+        load_default=False,
+        metadata={"description": "matched only with reliable players: those who left at most"
+                  " a fifth of their finished games (`abandon_rate`, getPlayer)"},
+    )  # fmt: skip
     bot = fields.String(
         load_default=QUICKPLAY_BOT,
         validate=validate.OneOf(sorted(POLICIES)),
@@ -62,6 +67,7 @@ class QueueEntrySchema(Schema):
     ranked = fields.Boolean(required=True)
     bots_after = fields.Integer(required=True, allow_none=True)
     bot = fields.String(required=True)
+    reliable_only = fields.Boolean(required=True)
     entered_at = fields.String(required=True, metadata={"format": "date-time"})
     game = fields.String(required=True, allow_none=True, metadata={"description": "once matched"})
     seat = fields.Integer(required=True, allow_none=True)

@@ -84,6 +84,14 @@ class EditionRecordSchema(Schema):
     )
 
 
+ABANDON_RATE = fields.Float(
+    required=True,
+    metadata={"description": "the share of the player's finished games (every edition) they"
+              " left to a bot or forfeited, 0 before any (BGA's karma, as a rate); quick play's"
+              " `reliable_only` matches players whose rate is at most 0.2"},
+)  # fmt: skip
+
+
 class PlayerRecordSchema(Schema):
     """A player's public record: name, totals and each edition's rating and statistics."""
 
@@ -92,4 +100,5 @@ class PlayerRecordSchema(Schema):
     games = fields.Integer(required=True)
     wins = fields.Integer(required=True)
     abandons = fields.Integer(required=True)
+    abandon_rate = ABANDON_RATE
     editions = fields.List(fields.Nested(EditionRecordSchema), required=True)

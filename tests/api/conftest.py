@@ -26,6 +26,8 @@ AppFactory = Callable[..., Flask]
 # Tests read as fast as they can from one address: their reads are not limited unless a test
 # says so (tests/api/test_read_limits.py does).
 UNLIMITED_READS = {"LOVELETTER_RATE_LIMIT_READS": "off", "LOVELETTER_WAITERS_PER_ADDRESS": "off"}
+# Nor are the guests they make (tests/api/test_bounds.py counts them).
+UNLIMITED_GUESTS = {"LOVELETTER_GUESTS_PER_HOUR": "off"}
 
 
 @pytest.fixture(scope="session")
@@ -56,6 +58,7 @@ def make_app(redis_url: str, namespace: str) -> AppFactory:
             "LOVELETTER_QUEUE": namespace,
             "TESTING": True,
             **UNLIMITED_READS,
+            **UNLIMITED_GUESTS,
         }
         return create_app({**base, **(config or {})}, **kwargs)
 
@@ -72,6 +75,7 @@ def gunicorn_app(redis_url: str, namespace: str) -> Iterator[str]:
         "LOVELETTER_NAMESPACE": namespace,
         "LOVELETTER_QUEUE": namespace,
         **UNLIMITED_READS,
+        **UNLIMITED_GUESTS,
     }
     with bench_api.gunicorn_app(bench_api.COMMAND_APP, env, 1, 4) as (base_url, _):
         yield base_url
@@ -99,7 +103,7 @@ APIs = Callable[..., list[str]]
 
 
 def api_env(redis_url: str, namespace: str, **settings: str) -> dict[str, str]:
-    """The environment of a gunicorn serving the app on a test's namespace (address limit off),
+    """The environment of a gunicorn serving the app on a test's namespace (address limits off),
     with settings as keywords (`LOVELETTER_...`)."""
     return {
         **os.environ,
@@ -107,6 +111,7 @@ def api_env(redis_url: str, namespace: str, **settings: str) -> dict[str, str]:
         "LOVELETTER_NAMESPACE": namespace,
         "LOVELETTER_QUEUE": namespace,
         "LOVELETTER_RATE_LIMIT_ADDRESS": "off",
+        **UNLIMITED_GUESTS,
         "PYTHONPATH": str(REPO_ROOT),
         **UNLIMITED_READS,
         **settings,

@@ -10,14 +10,16 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from game.records import PLAYED_TURNS
 from tests.api.conftest import AppFactory
 from tests.api.test_errors import problem
 from tests.api.test_players import bearer, guest
 
 
 def ranked_game(client: FlaskClient, tokens: list[str], loser: int) -> str:
-    """A ranked 2019 game of these players, ended at once: the seat `loser` plays first and
-    forfeits (it places last, the other wins)."""
+    """A ranked 2019 game of these players, played (each seat makes PLAYED_TURNS turns of its
+    own, its first legal command) until the seat `loser` forfeits on its turn: it places last,
+    and the game counts for everyone."""
     body = {"edition": "2019", "seats": ["human"] * len(tokens), "ranked": True,
             "first_player": loser}  # fmt: skip
     created = client.post("/games", json=body, headers=bearer(tokens[0]))
@@ -26,11 +28,20 @@ def ranked_game(client: FlaskClient, tokens: list[str], loser: int) -> str:
     for n, token in enumerate(tokens[1:], start=1):
         joined = client.post(f"/games/{game}/seats", json={"name": f"p{n}"}, headers=bearer(token))
         assert joined.status_code == 201, joined.json
-    look = client.get(f"/games/{game}")
-    headers = {**bearer(tokens[loser]), "If-Match": look.headers["ETag"],
-               "Idempotency-Key": uuid4().hex}  # fmt: skip
-    sent = client.post(f"/games/{game}/commands", json={"type": "forfeit"}, headers=headers)
-    assert sent.status_code == 200, sent.json
+    turns = [0] * len(tokens)
+    for _ in range(200):
+        look = client.get(f"/games/{game}")
+        seat = look.json["view"]["current"]
+        ready = min(turns) >= PLAYED_TURNS and seat == loser
+        legal = client.get(f"/games/{game}", headers=bearer(tokens[seat])).json["legal"]
+        command = {"type": "forfeit"} if ready else legal[0]
+        headers = {**bearer(tokens[seat]), "If-Match": look.headers["ETag"],
+                   "Idempotency-Key": uuid4().hex}  # fmt: skip
+        sent = client.post(f"/games/{game}/commands", json=command, headers=headers)
+        assert sent.status_code == 200, sent.json
+        turns[seat] += command["type"] == "play"
+        if ready:
+            break
     assert client.get(f"/games/{game}").json["game"]["status"] == "over"
     return game
 

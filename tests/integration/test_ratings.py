@@ -70,10 +70,11 @@ def stopping() -> Iterator[list[Any]]:
 def test_ranked_games_ended_by_workers_rate_each_player_once(
     redis_url: str, ctx: Context, single_client: RedisClient, stopping: list[Any]
 ) -> None:
-    """Two workers time out the first seat of six ranked tables (it forfeits: a leaver, last);
-    the test also records every table itself, over and over, from two threads as they end.
-    Each player's rating counts their games once, and equals the fold of the games in order;
-    `rebuild` writes the same keys with the same values."""
+    """Two workers time out the first seat of six ranked tables (it forfeits at once: a leaver,
+    last, and the game was not played, so only the leaver's rating moves); the test also
+    records every table itself, over and over, from two threads as they end. Each leaver's
+    rating counts their games once, and equals the fold of the games in order; `rebuild`
+    writes the same keys with the same values."""
     stopping += [start_worker(redis_url, ctx), start_worker(redis_url, ctx)]
     people = ["ann", "bob", "cy", "dee"]
     tables = {f"r{n}": [people[n % 4], people[(n + 1) % 4]] for n in range(6)}
@@ -99,17 +100,19 @@ def test_ranked_games_ended_by_workers_rate_each_player_once(
         for seer in seers:
             seer.join(10)
     played = {p: sum(p in players for players in tables.values()) for p in people}
+    left = {p: sum(players[0] == p for players in tables.values()) for p in people}
     ratings = ctx.ratings.all_ratings("2019")
-    assert {p: r.games for p, r in ratings.items()} == played
+    assert {p: r.games for p, r in ratings.items()} == left
     for person in people:
-        assert len(ctx.ratings.history("2019", person)) == played[person]
+        assert len(ctx.ratings.history("2019", person)) == left[person]
         stats = ctx.ratings.statistics("2019", person)
         assert stats["games"] == played[person]
-        assert stats["abandons"] == sum(players[0] == person for players in tables.values())
+        assert stats["abandons"] == left[person]
     assert ratings == expected_ratings(ctx, list(tables))
     for game_id in tables:
         (game,) = table_games(ctx, game_id)
         assert game.rated and game.seats[0].left and game.ranks() == [2, 1], game_id
+        assert not game.played, game_id
     before = snapshot(single_client, ctx.settings.namespace)
     assert before
     report = rebuild(ctx)
@@ -146,13 +149,14 @@ def test_a_worker_killed_between_a_games_end_and_its_rating_leaves_it_to_a_fresh
     assert ctx.ratings.all_ratings("2019") == {}
     stopping.append(start_worker(redis_url, ctx))
     deadline = time.monotonic() + 20
-    while not ctx.ratings.all_ratings("2019") and time.monotonic() < deadline:
+    while not ctx.ratings.all_ratings("2019"):
+        assert time.monotonic() < deadline, "the fresh worker's sweep rated nothing"
         time.sleep(0.2)
     time.sleep(1.5)  # a sweep or two more: none rates it again
     ratings = ctx.ratings.all_ratings("2019")
-    assert {p: r.games for p, r in ratings.items()} == {"eve": 1, "fay": 1}
+    assert {p: r.games for p, r in ratings.items()} == {"eve": 1}  # fay stayed: not played
     assert ratings == expected_ratings(ctx, ["killed"])
-    assert [len(ctx.ratings.history("2019", p)) for p in ("eve", "fay")] == [1, 1]
+    assert [len(ctx.ratings.history("2019", p)) for p in ("eve", "fay")] == [1, 0]
     assert not any(item.game_id == "killed" for item in relays.overdue(time.time() + 3600))
     assert record_table(ctx, "killed") == 0
 
