@@ -1,26 +1,27 @@
 // The table as one audience sees it at one version (a view of the API): seats, discard piles,
 // tokens, the deck, face-up cards, your hand and what you know. Shared by the table and replay.
 
+import { cardBack, cardFace, smallCard } from "./art.js";
 import { h } from "./dom.js";
 import { botName, card, edition as editionOf, editionName, theCard } from "./cards.js";
 import { t } from "./i18n.js";
 
-/** A small card: its number and name (the effect as a tooltip); null: a hidden card. */
+/** A small card: its picture and number, named by its name and number (the effect as a
+ *  tooltip); null: a hidden card, its back. */
 export function chip(editionId, id) {
-  if (id === null || id === undefined) {
-    return h("span", { class: "chip hidden", role: "img", "aria-label": t("card.hidden") }, t("card.hidden"));
-  }
+  if (id === null || id === undefined) return cardBack();
   const c = card(editionId, id);
-  return h("span", { class: "chip", "data-card": id, title: c.effect, role: "img", "aria-label": t("card.label", { name: c.name, rank: c.rank }) },
-    h("span", { class: "rank", "aria-hidden": "true" }, c.rank), h("span", { "aria-hidden": "true" }, c.name));
+  const small = smallCard(c);
+  small.dataset.card = id;
+  small.title = t("card.label.full", { name: c.name, rank: c.rank, effect: c.effect });
+  return small;
 }
 
-/** A card in full: number, name and effect. */
+/** A card in full: its face (picture, number, name) and its effect. */
 function cardTile(editionId, id, tag = "li") {
   const c = card(editionId, id);
   return h(tag, { class: "card", "data-card": id, "aria-label": t("card.label.full", { name: c.name, rank: c.rank, effect: c.effect }) },
-    h("div", { class: "card-head" }, h("span", { class: "rank" }, c.rank),
-      h("span", { class: "name" }, c.name)),
+    cardFace(c, { label: null }),
     h("p", { class: "effect" }, c.effect));
 }
 
