@@ -5,6 +5,7 @@ import { cardBack, cardFace, smallCard } from "./art.js";
 import { h } from "./dom.js";
 import { botName, card, edition as editionOf, editionName, theCard } from "./cards.js";
 import { t } from "./i18n.js";
+import { rulesLink } from "./rules.js";
 
 /** A small card: its picture and number, named by its name and number (the effect as a
  *  tooltip); null: a hidden card, its back. */
@@ -134,6 +135,7 @@ export function reference(editionId) {
   const found = editionOf(editionId);
   return h("details", { class: "panel reference" },
     h("summary", {}, t("reference.title", { edition: editionName(editionId) })),
+    h("p", {}, h("a", { href: rulesLink(editionId), "data-rules": "" }, t("reference.rules", { edition: editionName(editionId) }))),
     h("dl", {}, found.cards.map((c) => [
       h("dt", {}, t("reference.card", { rank: c.rank, name: c.name, copies: c.copies })),
       h("dd", {}, c.effect),

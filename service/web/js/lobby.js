@@ -219,7 +219,9 @@ export async function showLobby(root) {
   }
 
   replace(root, h("div", { class: "lobby", id: "lobby" },
-    h("div", { class: "name" }, h("h1", {}, t("lobby.title")), h("div", { class: "panel" }, name.element), notice),
+    h("div", { class: "name" }, h("h1", {}, t("lobby.title")),
+      h("p", { class: "lobby-rules" }, t("lobby.rules.new"), " ", h("a", { href: "#/rules", "data-rules": "" }, t("lobby.rules"))),
+      h("div", { class: "panel" }, name.element), notice),
     h("section", { class: "panel open", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, t("lobby.open.title")), openList),
     h("div", { class: "create" }, quickPlayForm(() => nameOrComplain(name.input, notice), notice), createForm(name.input, notice)),
     mine, others));
