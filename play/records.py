@@ -11,8 +11,8 @@ before one already rated (its process died, the sweep came later) folds the edit
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
 from dataclasses import dataclass, field
+from itertools import islice
 
 from events.ratings import RATED_SINCE, RECORDED, HistoryEntry, RatingStore
 from game.editions import EDITIONS

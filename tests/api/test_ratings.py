@@ -81,7 +81,8 @@ def test_the_leaderboard_says_where_the_player_asked_for_stands(make_app: AppFac
     ranked_game(client, [cy, ann], loser=0)  # cy: one rated game, below the minimum
 
     def standing(token: str, **query: Any) -> dict[str, Any]:
-        answer = client.get("/leaderboards/2019", query_string={"player": player_id(client, token), **query})
+        asked = {"player": player_id(client, token), **query}
+        answer = client.get("/leaderboards/2019", query_string=asked)
         assert answer.status_code == 200, answer.json
         found: dict[str, Any] = answer.json["standing"]
         assert found["player"] == player_id(client, token)
