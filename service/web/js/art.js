@@ -4,7 +4,7 @@
 //
 //   cardFace(card)   the whole card: picture, number, name (the hand, the rules pages)
 //   smallCard(card)  a small card for piles and lines of text: picture and number
-//   cardBack()       a card nobody may see
+//   cardBack()       a card nobody may see, small
 // `card` is an edition's card as GET /editions answers it: {card, rank, name} (its id, number
 // and name in the page's language).
 
@@ -325,9 +325,9 @@ function label(card) {
  * The card's face: its picture, its number in the corner and its name under the picture.
  * `label` (default "Guard (1)") names it; `label: null` leaves the naming to its container.
  */
-export function cardFace(card, { label: named = label(card), tag = "div" } = {}) {
+export function cardFace(card, { label: named = label(card) } = {}) {
   const c = CHARACTERS[card.card] || UNKNOWN;
-  const face = h(tag, { class: "card-face", "data-art": card.card, ...(named ? { role: "img", "aria-label": named } : {}) },
+  return h("div", { class: "card-face", "data-art": card.card, ...(named ? { role: "img", "aria-label": named } : {}) },
     svgOf("0 0 100 140",
       s("rect", { x: 0.75, y: 0.75, width: 98.5, height: 138.5, rx: 7, fill: "#fffaf0", stroke: c.frame, "stroke-width": 1.5 }),
       picture(card.card),
@@ -335,7 +335,6 @@ export function cardFace(card, { label: named = label(card), tag = "div" } = {})
       s("circle", { cx: 17, cy: 17, r: 10.5, fill: c.frame, stroke: "#ffffff", "stroke-width": 1.5 })),
     h("span", { class: "face-number rank", "aria-hidden": "true" }, card.rank),
     h("span", { class: "face-name name", "aria-hidden": "true" }, card.name));
-  return face;
 }
 
 /** A small card (for piles and sentences): the picture with its number; named "Guard (1)",
@@ -347,12 +346,11 @@ export function smallCard(card, { label: named = label(card) } = {}) {
     h("span", { class: "small-number", "aria-hidden": "true" }, card.rank));
 }
 
-/** A card nobody may see: its back. */
-export function cardBack({ label: named = t("card.hidden"), small = true } = {}) {
-  return h("span", { class: small ? "card-small back" : "card-face back", role: "img", "aria-label": named, title: named },
-    svgOf(small ? "6 6 88 104" : "0 0 100 140",
-      small ? null : s("rect", { x: 0.75, y: 0.75, width: 98.5, height: 138.5, rx: 7, fill: "#7a1f3d" }),
-      s("rect", { x: 6, y: 6, width: 88, height: small ? 104 : 128, rx: 5, fill: "#7a1f3d", stroke: "#f6d36b", "stroke-width": 2 }),
-      s("rect", { x: 12, y: 12, width: 76, height: small ? 92 : 116, rx: 3, fill: "none", stroke: "#f6d36b", "stroke-width": 1, "stroke-dasharray": "3 2" }),
-      heart(50, small ? 52 : 62, 14, "#f6d36b")));
+/** A card nobody may see: its back, small like a pile's cards. */
+export function cardBack({ label: named = t("card.hidden") } = {}) {
+  return h("span", { class: "card-small back", role: "img", "aria-label": named, title: named },
+    svgOf("6 6 88 104",
+      s("rect", { x: 6, y: 6, width: 88, height: 104, rx: 5, fill: "#7a1f3d", stroke: "#f6d36b", "stroke-width": 2 }),
+      s("rect", { x: 12, y: 12, width: 76, height: 92, rx: 3, fill: "none", stroke: "#f6d36b", "stroke-width": 1, "stroke-dasharray": "3 2" }),
+      heart(50, 52, 14, "#f6d36b")));
 }
