@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 
 from events.ratings import RATED_SINCE, RECORDED, HistoryEntry, RatingStore
 from game.editions import EDITIONS
@@ -119,27 +120,29 @@ class Standing:
     rating: Rating
 
 
+def eligible(ctx: Context, edition: str, min_games: int) -> Iterator[tuple[int, str, Rating]]:
+    """The edition's players with at least `min_games` rated games, best first: (rank, player,
+    rating), read from the board a page at a time."""
+    store, rank, start = ctx.ratings, 0, 0
+    while page := store.board(edition, start, BOARD_PAGE):
+        start += len(page)
+        ratings = store.ratings(edition, [player for player, _ in page])
+        for player, _ in page:
+            rating = ratings.get(player)
+            if rating is not None and rating.games >= min_games:
+                rank += 1
+                yield rank, player, rating
+
+
 def leaderboard(
     ctx: Context, edition: str, *, limit: int, offset: int, min_games: int
 ) -> list[Standing]:
     """The edition's players with at least `min_games` rated games, by mu - 3 sigma (best
     first), from the `offset`-th such player on."""
-    store, found, eligible, start = ctx.ratings, list[Standing](), 0, 0
-    while len(found) < limit:
-        page = store.board(edition, start, BOARD_PAGE)
-        if not page:
-            break
-        start += len(page)
-        ratings = store.ratings(edition, [player for player, _ in page])
-        for player, _ in page:
-            rating = ratings.get(player)
-            if rating is None or rating.games < min_games:
-                continue
-            eligible += 1
-            if eligible > offset and len(found) < limit:
-                known = ctx.players.get(player)
-                name = None if known is None else known.name
-                found.append(Standing(eligible, player, name, rating))
+    found = []
+    for rank, player, rating in islice(eligible(ctx, edition, min_games), offset, offset + limit):
+        known = ctx.players.get(player)
+        found.append(Standing(rank, player, None if known is None else known.name, rating))
     return found
 
 
@@ -166,6 +169,25 @@ def reliability(ctx: Context, player: str) -> Reliability:
     """The player's finished games and abandons, all editions together."""
     games, abandons = ctx.ratings.totals(EDITIONS, player, ("games", "abandons"))
     return Reliability(games, abandons)
+
+
+@dataclass(frozen=True)
+class OwnStanding:
+    """Where one player stands: their rating (None before their first rated game) and their
+    rank (None until they have `min_games` rated games and so appear on the board)."""
+
+    player: str
+    rating: Rating | None
+    rank: int | None
+
+
+def standing(ctx: Context, edition: str, player: str, *, min_games: int) -> OwnStanding:
+    """One player's standing on the edition's board (reading the board down to them)."""
+    rating = ctx.ratings.ratings(edition, [player]).get(player)
+    if rating is None or rating.games < min_games:
+        return OwnStanding(player, rating, None)
+    rank = next((r for r, found, _ in eligible(ctx, edition, min_games) if found == player), None)
+    return OwnStanding(player, rating, rank)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ def edition_json(edition: Edition, language: str = ENGLISH) -> dict[str, Any]:
         ],
         "guess_by_number": "guard" in edition.names_numbers,
         "face_up_with_two_players": edition.face_up_with_two_players,
+        "discard_total_breaks_ties": edition.discard_total_breaks_ties,
         "cards": cards,
     }
 

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from events.store import iso_time
 from game.editions import EDITIONS
 from game.ratings import Rating
-from play.records import EditionRecord, Reliability, leaderboard, player_record
+from play.records import EditionRecord, Reliability, leaderboard, player_record, standing
 from service.apidoc import operation, problems
 from service.blueprints.base import Blueprint
 from service.deps import context
@@ -69,7 +69,8 @@ class Leaderboard(MethodView):
     @problems(404)
     def get(self, query: dict[str, Any], edition: str) -> dict[str, Any]:
         """Players by their conservative rating (mu - 3 sigma), best first, paged; only those
-        with at least `min_games` rated games (the operator's setting)."""
+        with at least `min_games` rated games (the operator's setting). With `player`, that
+        player's own standing too, on the board or not yet."""
         if edition not in EDITIONS:
             raise ApiError(
                 404, "edition-not-found", "Not found", f"There is no edition {edition!r}."
@@ -82,7 +83,15 @@ class Leaderboard(MethodView):
             {"rank": s.rank, "player": s.player, "name": s.name, "rating": rating_json(s.rating)}
             for s in found
         ]
-        return {"edition": edition, "min_games": min_games, "players": players}
+        answer: dict[str, Any] = {"edition": edition, "min_games": min_games, "players": players}
+        if "player" in query:
+            own = standing(ctx, edition, query["player"], min_games=min_games)
+            answer["standing"] = {
+                "player": own.player,
+                "rating": None if own.rating is None else rating_json(own.rating),
+                "rank": own.rank,
+            }
+        return answer
 
 
 @blp.route("/players/<player_id:player_id>")

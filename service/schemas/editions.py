@@ -42,6 +42,11 @@ class EditionSchema(Schema):
     face_up_with_two_players = fields.Integer(
         required=True, metadata={"description": "cards set aside face up in a 2-player round"}
     )
+    discard_total_breaks_ties = fields.Boolean(
+        required=True,
+        metadata={"description": "a showdown's tie goes to the tied player whose discard pile"
+                  " adds up to the most (else every tied player wins the round)"},
+    )  # fmt: skip
     cards = fields.List(fields.Nested(CardSchema), required=True)
 
 

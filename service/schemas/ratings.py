@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from events.players import PLAYER_ID
 from service.schemas.base import Schema
 
 
@@ -12,6 +13,10 @@ class LeaderboardQuerySchema(Schema):
 
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=100_000))
+    player = fields.String(
+        validate=validate.Regexp(rf"\A{PLAYER_ID.pattern}\Z"),
+        metadata={"description": "a player whose own standing the answer adds (`standing`)"},
+    )
 
 
 class RatingSchema(Schema):
@@ -32,12 +37,33 @@ class StandingSchema(Schema):
     rating = fields.Nested(RatingSchema, required=True)
 
 
+class OwnStandingSchema(Schema):
+    """Where the player asked for stands, on the board or not yet."""
+
+    player = fields.String(required=True)
+    rating = fields.Nested(
+        RatingSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "null before the player's first rated game here"},
+    )
+    rank = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={"description": "null until the player has `min_games` rated games (and so"
+                  " appears on the board)"},
+    )  # fmt: skip
+
+
 class LeaderboardSchema(Schema):
     """An edition's players by mu - 3 sigma, best first, with at least `min_games` rated games."""
 
     edition = fields.String(required=True)
     min_games = fields.Integer(required=True)
     players = fields.List(fields.Nested(StandingSchema), required=True)
+    standing = fields.Nested(
+        OwnStandingSchema, metadata={"description": "the `player` asked for's own standing"}
+    )
 
 
 class HistoryEntrySchema(Schema):

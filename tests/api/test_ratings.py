@@ -81,6 +81,34 @@ def test_ranked_games_make_a_leaderboard_and_records(make_app: AppFactory) -> No
     assert client.get("/leaderboards/classic").json["players"] == []
 
 
+def test_the_leaderboard_says_where_the_player_asked_for_stands(make_app: AppFactory) -> None:
+    """With `player`, the answer adds that player's standing: their rank even beyond the page,
+    no rank below the minimum of games (their rating still given), nothing before any rated
+    game; without it, no standing at all."""
+    client = make_app({"LOVELETTER_LEADERBOARD_MIN_GAMES": "2"}).test_client()
+    ann, bob, cy, dan = (guest(client, name) for name in ("ann", "bob", "cy", "dan"))
+    for _ in range(2):
+        ranked_game(client, [ann, bob], loser=1)
+    ranked_game(client, [cy, ann], loser=0)  # cy: one rated game, below the minimum
+
+    def standing(token: str, **query: Any) -> dict[str, Any]:
+        asked = {"player": player_id(client, token), **query}
+        answer = client.get("/leaderboards/2019", query_string=asked)
+        assert answer.status_code == 200, answer.json
+        found: dict[str, Any] = answer.json["standing"]
+        assert found["player"] == player_id(client, token)
+        return found
+
+    assert standing(ann)["rank"] == 1 and standing(ann)["rating"]["games"] == 3
+    second = standing(bob, limit=1)  # bob is on the board, past the page asked for
+    assert second["rank"] == 2 and second["rating"]["games"] == 2
+    provisional = standing(cy)
+    assert provisional["rank"] is None and provisional["rating"]["games"] == 1
+    assert standing(dan) == {"player": player_id(client, dan), "rating": None, "rank": None}
+    assert "standing" not in client.get("/leaderboards/2019").json
+    problem(client.get("/leaderboards/2019?player=not%20an%20id"), 422, "validation-error")
+
+
 def test_unknown_editions_and_players_are_404(client: FlaskClient) -> None:
     problem(client.get("/leaderboards/deluxe"), 404, "edition-not-found")
     problem(client.get("/players/nobody-here"), 404, "player-not-found")
@@ -95,7 +123,7 @@ def test_unknown_editions_and_players_are_404(client: FlaskClient) -> None:
 )
 @given(
     st.dictionaries(
-        st.sampled_from(["limit", "offset", "x"]),
+        st.sampled_from(["limit", "offset", "player", "x"]),
         st.one_of(st.integers(-5, 300_000), st.text(max_size=5)),
         max_size=3,
     )
@@ -110,3 +138,4 @@ def test_any_leaderboard_query_is_a_page_or_a_problem(
         problem(answer, 422, "validation-error")
     else:
         assert answer.json["players"] == []
+        assert ("standing" in answer.json) == ("player" in query)

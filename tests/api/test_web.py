@@ -97,3 +97,4 @@ def test_editions_lists_every_card_with_its_effect(client: FlaskClient) -> None:
             rules.min_players,
             rules.max_players,
         )
+        assert shown["discard_total_breaks_ties"] is rules.discard_total_breaks_ties

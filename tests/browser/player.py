@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from typing import Any
 
 import requests
 from playwright.sync_api import Page
+
+from tests.test_catalogues import catalogue
 
 TURN_TIMEOUT_MS = 20_000
 GAME_SECONDS = 150.0
@@ -93,6 +96,16 @@ def play_to_the_end(pages: list[Page], rng: random.Random) -> int:
         take_turn(acting[0], rng)
         moves += 1
     return moves
+
+
+BOT_SEAT = re.compile(r"(?P<kind>[a-z]+)-bot-\d+")  # how the service names a table's bots
+
+
+def shown_name(name: str, language: str = "en") -> str:
+    """The name the page gives the seat the API names `name`: a bot by its level ("Bot ·
+    hard", as the language's catalogue says it), a person by their name."""
+    found = BOT_SEAT.fullmatch(name)
+    return catalogue(language).get(f"bot.{found['kind']}", name) if found else name
 
 
 def api_view(base: str, game: str, token: str | None, at: int | None = None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
 from tests.browser.conftest import Contexts
-from tests.browser.player import GAME_SECONDS, api_view, game_id, over, version
+from tests.browser.player import GAME_SECONDS, api_view, game_id, over, shown_name, version
 from tests.browser.test_ratings import rated_pair
 from tests.e2e.conftest import Served
 from tests.test_catalogues import LANGUAGES
@@ -140,6 +140,8 @@ def test_no_page_has_a_serious_axe_violation(
         "leaderboard": (visitor, "/#/leaderboards/2019", "#leaderboard tbody tr"),
         "leaderboard, nobody yet": (visitor, "/#/leaderboards/premium", "#leaderboard-empty"),
         "a player's record": (visitor, f"/#/players/{tables['rated']}", "svg.rating-chart"),
+        "rules": (visitor, "/#/rules", "#rules .rules-editions"),
+        "an edition's rules": (visitor, "/#/rules/premium", "#rules[data-edition='premium'] li"),
     }
     found = {}
     for name, (where, path, ready) in pages.items():
@@ -215,7 +217,7 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(server: Served, contexts
     assert moves > 0
     final = api_view(server.base, game, None)
     assert final["game"]["status"] == "over"
-    winners = [final["view"]["players"][seat] for seat in final["view"]["game_winners"]]
+    winners = [shown_name(final["view"]["players"][seat]) for seat in final["view"]["game_winners"]]
     banner = page.locator("[data-game-over] h2").inner_text()
     assert all(name in banner for name in winners), (banner, winners)
 
@@ -258,8 +260,9 @@ def test_cards_and_seats_have_accessible_names(
         assert named.count() >= 1, (card, name)
         assert cards[card]["effect"] in (named.first.get_attribute("aria-label") or "")
     seats = page.locator("ul.seats")
-    for seat in view["seats"]:
-        assert seats.get_by_role("listitem", name=re.compile(re.escape(seat["name"]))).count() == 1
+    for seat in view["seats"]:  # each named for people: a bot by its level
+        name = re.compile(re.escape(shown_name(seat["name"], language)))
+        assert seats.get_by_role("listitem", name=name).count() == 1
     for card in view["face_up"]:  # the small cards are images named by their card
         name = cards[card]["name"]
         assert page.locator("[data-face-up]").get_by_role("img", name=re.compile(name)).count()

@@ -14,6 +14,7 @@ from tests.browser.player import (
     my_turn,
     play_to_the_end,
     shown_cards,
+    shown_name,
     take_turn,
     version,
     wait_for_turn,
@@ -55,7 +56,7 @@ def test_a_2019_game_against_the_heuristic_bot_is_played_to_the_end(
 
     final = api_view(server.base, game, token)
     assert final["game"]["status"] == "over"
-    winners = [final["view"]["players"][seat] for seat in final["view"]["game_winners"]]
+    winners = [shown_name(final["view"]["players"][seat]) for seat in final["view"]["game_winners"]]
     banner = page.locator("[data-game-over] h2").inner_text()
     assert all(name in banner for name in winners), (banner, winners)
     assert moves > 0

@@ -48,7 +48,8 @@ def test_join_from_the_lobby_and_leave_before_the_start(server: Served, contexts
     row = bob.locator(f"[data-game='{game}']")
     assert "ann" in row.inner_text() and "open seat" in row.inner_text()
     screenshot(bob, "lobby")
-    row.get_by_role("button", name=f"Join game {game}").click()
+    # The button names the game by its edition and players, not by its id.
+    row.get_by_role("button", name="Join 2019: ann and 2 open seats").click()
     bob.locator("#table[data-status='open']").wait_for()
     ann.locator(".seat-list", has_text="bob").wait_for()  # ann's waiting room sees bob sit down
     screenshot(ann, "waiting")

@@ -8,6 +8,7 @@
 //   #/games/<game>/replay[/<version>]
 //   #/leaderboards[/<edition>[/<page>]]   an edition's leaderboard
 //   #/players/<id>           a player's record and rating history
+//   #/rules[/<edition>[#<card>]]   how to play, and an edition's cards (one card's address)
 
 import { says } from "./api.js";
 import { loadCatalog } from "./cards.js";
@@ -18,6 +19,7 @@ import { showMyGames } from "./mygames.js";
 import { showQueue } from "./quickplay.js";
 import { showLeaderboard, showPlayerRecord } from "./ratings.js";
 import { showReplay } from "./replay.js";
+import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
 
 const ROUTES = [
@@ -29,6 +31,7 @@ const ROUTES = [
   [/^#\/games\/([^/]+)\/replay(?:\/(\d+))?$/, (root, id, version) => showReplay(root, id, version)],
   [/^#\/leaderboards(?:\/([^/]+)(?:\/(\d+))?)?$/, (root, edition, page) => showLeaderboard(root, edition || undefined, page)],
   [/^#\/players\/([^/]+)$/, (root, id) => showPlayerRecord(root, id)],
+  [/^#\/rules(?:\/([^/#]+))?(?:#([^/#]+))?$/, (root, edition, card) => showRules(root, edition, card)],
 ];
 
 let leaving = null; // stops the current page's live updates or timers

@@ -1,38 +1,41 @@
 // The table as one audience sees it at one version (a view of the API): seats, discard piles,
 // tokens, the deck, face-up cards, your hand and what you know. Shared by the table and replay.
 
+import { cardBack, cardFace, smallCard } from "./art.js";
 import { h } from "./dom.js";
-import { botName, card, edition as editionOf, editionName, theCard } from "./cards.js";
+import { fairnessDetails } from "./fairness.js";
+import { bornBot, botName, card, edition as editionOf, editionName, seatNames, theCard } from "./cards.js";
 import { t } from "./i18n.js";
+import { rulesLink } from "./rules.js";
 
-/** A small card: its number and name (the effect as a tooltip); null: a hidden card. */
+/** A small card: its picture and number, named by its name and number (the effect as a
+ *  tooltip); null: a hidden card, its back. */
 export function chip(editionId, id) {
-  if (id === null || id === undefined) {
-    return h("span", { class: "chip hidden", role: "img", "aria-label": t("card.hidden") }, t("card.hidden"));
-  }
+  if (id === null || id === undefined) return cardBack();
   const c = card(editionId, id);
-  return h("span", { class: "chip", "data-card": id, title: c.effect, role: "img", "aria-label": t("card.label", { name: c.name, rank: c.rank }) },
-    h("span", { class: "rank", "aria-hidden": "true" }, c.rank), h("span", { "aria-hidden": "true" }, c.name));
+  const small = smallCard(c);
+  small.dataset.card = id;
+  small.title = t("card.label.full", { name: c.name, rank: c.rank, effect: c.effect });
+  return small;
 }
 
-/** A card in full: number, name and effect. */
+/** A card in full: its face (picture, number, name) and its effect. */
 function cardTile(editionId, id, tag = "li") {
   const c = card(editionId, id);
   return h(tag, { class: "card", "data-card": id, "aria-label": t("card.label.full", { name: c.name, rank: c.rank, effect: c.effect }) },
-    h("div", { class: "card-head" }, h("span", { class: "rank" }, c.rank),
-      h("span", { class: "name" }, c.name)),
+    cardFace(c, { label: null }),
     h("p", { class: "effect" }, c.effect));
 }
 
-/** Whose turn it is, as a short phrase. */
-export function turnPhrase(view, you) {
+/** Whose turn it is, as a short phrase (`names`: the seats' names for people). */
+export function turnPhrase(view, you, names = view?.players) {
   if (!view) return t("turn.waiting");
   if (view.phase === "over") return t("turn.over");
   const acting = view.current ?? view.turn_seat;
   if (acting === null || acting === undefined) return t("turn.between");
   return t("turn.whose", {
     yours: acting === you ? "yes" : "no",
-    player: view.players[acting],
+    player: names[acting],
     decision: view.decision || "play",
     bishop: theCard(view.edition, "bishop"),
   });
@@ -41,11 +44,14 @@ export function turnPhrase(view, you) {
 /** The whole board. */
 export function board(view, game, { you = null } = {}) {
   const editionId = view.edition;
+  const names = seatNames(game.seats);
   const acting = view.current ?? view.turn_seat;
   const knownBySeat = new Map();
   for (const k of view.known) if (k.seat !== null && k.still_held) knownBySeat.set(k.seat, k.card);
   const seats = view.seats.map((seat) => {
-    const bot = game.seats[seat.seat]?.bot;
+    const held = game.seats[seat.seat];
+    const name = names[seat.seat] ?? seat.name;
+    const bot = held?.bot && !bornBot(held) ? held.bot : null; // a bot playing a person's seat
     const out = seat.eliminated || seat.forfeited;
     const badges = [
       seat.seat === acting && view.phase === "round" && h("span", { class: "badge turn" }, t("seat.badge.turn")),
@@ -58,10 +64,10 @@ export function board(view, game, { you = null } = {}) {
     return h("li", {
       class: `seat${seat.seat === acting && view.phase === "round" ? " turn" : ""}${out ? " out" : ""}`,
       "data-seat": seat.seat,
-      "aria-label": t("seat.label", { name: seat.name, you: seat.seat === you ? "yes" : "no" }),
+      "aria-label": t("seat.label", { name, you: seat.seat === you ? "yes" : "no" }),
     },
       h("div", { class: "seat-head" },
-        h("span", { class: "seat-name" }, t("seat.name", { name: seat.name, you: seat.seat === you ? "yes" : "no" })),
+        h("span", { class: "seat-name" }, t("seat.name", { name, you: seat.seat === you ? "yes" : "no" })),
         h("span", { class: "muted small" }, bot ? botName(bot) : t("seat.number", { number: seat.seat + 1 }))),
       badges.length ? h("div", { class: "badges" }, badges) : null,
       h("div", {},
@@ -73,7 +79,7 @@ export function board(view, game, { you = null } = {}) {
         known && hand === null ? [" · ", t("seat.known"), " ", chip(editionId, known)] : null),
       h("div", { class: "small" }, t("seat.pile"), " ",
         seat.discards.length
-          ? h("ol", { class: "pile", "data-pile-of": seat.seat, "aria-label": t("seat.pile.label", { name: seat.name }) },
+          ? h("ol", { class: "pile", "data-pile-of": seat.seat, "aria-label": t("seat.pile.label", { name }) },
             seat.discards.map((id) => h("li", {}, chip(editionId, id))))
           : h("span", { class: "muted" }, t("seat.pile.empty"))));
   });
@@ -85,8 +91,8 @@ export function board(view, game, { you = null } = {}) {
       : null,
     view.set_aside ? h("span", {}, t("board.set_aside"), " ", chip(editionId, view.set_aside)) : null,
     view.commitment
-      ? h("span", { class: "commitment", title: t("board.commitment.title") },
-        t("board.commitment", { hash: view.commitment.slice(0, 16) }))
+      ? h("div", { class: "fair-deal", "data-sealed": view.commitment },
+        h("span", {}, t("fairness.sealed")), fairnessDetails(view.commitment))
       : null);
 
   const sections = [];
@@ -102,18 +108,18 @@ export function board(view, game, { you = null } = {}) {
       " · ", t("board.target", { edition: editionName(editionId), tokens: view.tokens_to_win }))),
     middle,
     h("ul", { class: "seats", "aria-label": t("board.seats") }, seats)));
-  if (you !== null && you !== undefined) sections.push(knownPanel(view));
+  if (you !== null && you !== undefined) sections.push(knownPanel(view, names));
   return sections;
 }
 
 /** What this seat learnt privately, and whether it may still be held there. */
-function knownPanel(view) {
+function knownPanel(view, names) {
   const items = view.known.map((k) => {
     const where = k.seat === null
       ? t("known.under_deck", { count: k.depth })
       : t("known.held", {
         yours: k.seat === view.you ? "yes" : "no",
-        player: view.players[k.seat],
+        player: names[k.seat],
         still: k.still_held ? "yes" : "no",
       });
     return h("li", { "data-known": k.card, "data-still-held": String(k.still_held) },
@@ -133,6 +139,7 @@ export function reference(editionId) {
   const found = editionOf(editionId);
   return h("details", { class: "panel reference" },
     h("summary", {}, t("reference.title", { edition: editionName(editionId) })),
+    h("p", {}, h("a", { href: rulesLink(editionId), "data-rules": "" }, t("reference.rules", { edition: editionName(editionId) }))),
     h("dl", {}, found.cards.map((c) => [
       h("dt", {}, t("reference.card", { rank: c.rank, name: c.name, copies: c.copies })),
       h("dd", {}, c.effect),
@@ -141,7 +148,9 @@ export function reference(editionId) {
 
 /** Who sits at each seat of a table (`game` of a view), and which seats are open. */
 export function seatList(game) {
+  const names = seatNames(game.seats);
   return h("ul", { class: "seat-list", "aria-label": t("board.seats") }, game.seats.map((seat) =>
     h("li", { class: seat.open ? "open" : "" },
-      seat.open ? t("seat.open") : seat.bot ? t("seat.bot", { name: seat.name, bot: botName(seat.bot) }) : seat.name)));
+      seat.open ? t("seat.open")
+        : seat.bot && !bornBot(seat) ? t("seat.bot", { name: seat.name, bot: botName(seat.bot) }) : names[seat.seat])));
 }

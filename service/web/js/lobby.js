@@ -3,7 +3,7 @@
 
 import { api, tell } from "./api.js";
 import { seatList } from "./board.js";
-import { botName, edition as editionOf, editionName, editions, botKinds } from "./cards.js";
+import { botName, edition as editionOf, editionName, editions, botKinds, gameName } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { formatDateTime, formatDuration, formatRelative, t } from "./i18n.js";
 import { playerToken } from "./player.js";
@@ -68,7 +68,7 @@ function createForm(name, notice) {
       const n = chosen.min_players + i;
       return h("option", { value: n, selected: n === count }, t("lobby.players.option", { count: n }));
     }));
-    replace(seatsBox, Array.from({ length: count }, (_, i) => seatSelect(i, previous[i] || (i === 0 ? "human" : "heuristic"))));
+    replace(seatsBox, Array.from({ length: count }, (_, i) => seatSelect(i, previous[i] || (i === 0 ? "human" : "medium"))));
   }
 
   editionSelect.addEventListener("change", layoutSeats);
@@ -175,15 +175,15 @@ export async function showLobby(root) {
     const humanOpen = game.seats.some((seat) => seat.open && !seat.bot);
     return h("li", { "data-game": game.id },
       h("div", { class: "row" }, h("strong", {}, editionName(game.edition)),
-        h("span", { class: "muted small" }, t("lobby.open.seats", { taken: game.seats.length - game.open_seats, seats: game.seats.length, game: game.id }))),
+        h("span", { class: "muted small" }, t("lobby.open.seats", { taken: game.seats.length - game.open_seats, seats: game.seats.length }))),
       seatList(game),
       h("div", { class: "row" },
         held
           ? [h("a", { class: "button", href: `#/games/${encodeURIComponent(game.id)}` }, t("lobby.open.table")),
-            h("button", { type: "button", "aria-label": t("lobby.leave.label", { game: game.id }), onclick: () => leave(game.id, notice, () => { shown = ""; load(); }) }, t("lobby.leave"))]
+            h("button", { type: "button", "aria-label": t("lobby.leave.label", { game: gameName(game) }), onclick: () => leave(game.id, notice, () => { shown = ""; load(); }) }, t("lobby.leave"))]
           : humanOpen
             ? h("button", {
-              type: "button", class: "primary", "aria-label": t("lobby.join.label", { game: game.id }),
+              type: "button", class: "primary", "aria-label": t("lobby.join.label", { game: gameName(game) }),
               onclick: () => {
                 const chosen = nameOrComplain(name.input, notice);
                 if (chosen) join(game.id, chosen, notice);
@@ -197,29 +197,34 @@ export async function showLobby(root) {
     replace(mine, h("section", { class: "panel", "aria-labelledby": "mine-title" },
       h("h2", { id: "mine-title" }, t("lobby.mine.title")),
       held.length
-        ? h("ul", {}, held.map(([id, seat]) => h("li", {},
-          h("a", { href: `#/games/${encodeURIComponent(id)}` },
-            t("lobby.mine.game", { edition: seat.edition ? editionName(seat.edition) : "unknown", game: id })),
-          " ", t("lobby.mine.as", { name: seat.name }), " · ", when(seat.at) && [when(seat.at), " · "],
-          h("a", { href: `#/games/${encodeURIComponent(id)}/replay`, "aria-label": t("lobby.replay.label", { game: id }) }, t("lobby.replay")))))
+        ? h("ul", {}, held.map(([id, seat]) => {
+          const title = t("lobby.mine.game", { edition: seat.edition ? editionName(seat.edition) : "unknown" });
+          return h("li", {},
+            h("a", { href: `#/games/${encodeURIComponent(id)}` }, title),
+            " ", t("lobby.mine.as", { name: seat.name }), " · ", when(seat.at) && [when(seat.at), " · "],
+            h("a", { href: `#/games/${encodeURIComponent(id)}/replay`, "aria-label": t("lobby.replay.label", { game: title }) }, t("lobby.replay")));
+        }))
         : h("p", { class: "muted" }, t("lobby.mine.none"))));
   }
 
   function gameLinks(title, games, action) {
-    const replayLink = (game) => h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay`, "aria-label": t("lobby.replay.label", { game: game.id }) }, t("lobby.replay"));
+    const line = (game) => t("lobby.game.line", { edition: editionName(game.edition), players: game.players });
+    const replayLink = (game) => h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay`, "aria-label": t("lobby.replay.label", { game: line(game) }) }, t("lobby.replay"));
     return h("section", { class: "panel" }, h("h2", {}, title),
       games.length
         ? h("ul", {}, games.map((game) => h("li", {},
-          t("lobby.game.line", { edition: editionName(game.edition), players: game.players }), " · ",
+          line(game), " · ",
           when(game.updated_at * 1000), " · ",
           action === "watch"
-            ? [h("a", { href: `#/games/${encodeURIComponent(game.id)}`, "aria-label": t("lobby.watch.label", { game: game.id }) }, t("lobby.watch")), " · ", replayLink(game)]
+            ? [h("a", { href: `#/games/${encodeURIComponent(game.id)}`, "aria-label": t("lobby.watch.label", { game: line(game) }) }, t("lobby.watch")), " · ", replayLink(game)]
             : replayLink(game))))
         : h("p", { class: "muted" }, t("lobby.none")));
   }
 
   replace(root, h("div", { class: "lobby", id: "lobby" },
-    h("div", { class: "name" }, h("h1", {}, t("lobby.title")), h("div", { class: "panel" }, name.element), notice),
+    h("div", { class: "name" }, h("h1", {}, t("lobby.title")),
+      h("p", { class: "lobby-rules" }, t("lobby.rules.new"), " ", h("a", { href: "#/rules", "data-rules": "" }, t("lobby.rules"))),
+      h("div", { class: "panel" }, name.element), notice),
     h("section", { class: "panel open", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, t("lobby.open.title")), openList),
     h("div", { class: "create" }, quickPlayForm(() => nameOrComplain(name.input, notice), notice), createForm(name.input, notice)),
     mine, others));

@@ -4,6 +4,7 @@
 // player of another device with its transfer code.
 
 import { says } from "./api.js";
+import { gameName, seatNames } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { formatDateTime, t } from "./i18n.js";
 import { becomeGuest, currentPlayer, forgetPlayer, playerApi, redeem } from "./player.js";
@@ -79,7 +80,7 @@ export async function showMyGames(root) {
 }
 
 function gameItem(game) {
-  const names = game.seats.map((seat) => seat.name || "…");
+  const names = seatNames(game.seats);
   let state;
   if (game.left) state = t("mygames.left");
   else if (game.status === "open") state = t("mygames.open");
@@ -87,10 +88,8 @@ function gameItem(game) {
   else if (game.my_turn) state = t("mygames.your_turn");
   else state = t("mygames.waiting_on", { name: names[game.to_play] ?? "…" });
   return h("li", { class: `my-game${game.my_turn ? " yours" : ""}`, "data-game": game.id, "data-my-turn": game.my_turn ? "true" : "false", "data-to-play": game.to_play ?? "", "data-version": game.version },
-    h("a", { href: `#/games/${encodeURIComponent(game.id)}`, "aria-label": `${t("mygames.open_game")} ${game.edition} ${names.join(" · ")}` },
-      h("strong", {}, names.join(" · "))),
-    " ",
-    h("span", { class: "muted" }, game.edition),
+    h("a", { href: `#/games/${encodeURIComponent(game.id)}`, "aria-label": t("mygames.open_game", { game: gameName(game) }) },
+      h("strong", {}, gameName(game))),
     " ",
     h("span", { class: game.my_turn ? "turn yours" : "turn", "data-state": "" }, state),
     game.last_move_at ? h("span", { class: "muted small" }, ` · ${t("mygames.last_move", { when: when(game.last_move_at) })}`) : null,

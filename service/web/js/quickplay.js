@@ -2,7 +2,7 @@
 // bots fill the table) and the waiting page (#/queue/<entry>), which polls the entry (so the
 // queue knows the player is still here), can be cancelled, and goes to the table once matched.
 
-import { says, tell } from "./api.js";
+import { api, says, tell } from "./api.js";
 import { edition as editionOf, editionName, editions } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { formatDuration, formatList, t } from "./i18n.js";
@@ -31,6 +31,19 @@ export function quickPlayForm(askName, notice) {
   editionSelect.addEventListener("change", layout);
   layout();
 
+  // Ranked: people only (no bots, so no wait before them), and the game moves ratings.
+  const rankedBox = h("input", { type: "checkbox", id: "quick-ranked", name: "ranked", onchange: rank, "aria-describedby": "quick-ranked-hint" });
+  const rankedHint = h("p", { class: "muted small", id: "quick-ranked-hint" }, t("quick.ranked.hint", { games: "…" }));
+  const waitChoice = waitSelect.value;
+  function rank() {
+    waitSelect.disabled = rankedBox.checked;
+    waitSelect.value = rankedBox.checked ? "" : waitSelect.dataset.chosen ?? waitChoice;
+  }
+  waitSelect.addEventListener("change", () => (waitSelect.dataset.chosen = waitSelect.value));
+  api.leaderboard(editionSelect.value, { limit: 1 })
+    .then((board) => (rankedHint.textContent = t("quick.ranked.hint", { games: board.min_games })))
+    .catch(() => {}); // the sentence keeps its "…"
+
   async function play(event) {
     event.preventDefault();
     let player = currentPlayer();
@@ -45,7 +58,8 @@ export function quickPlayForm(askName, notice) {
         ? Array.from({ length: chosen.max_players - chosen.min_players + 1 }, (_, i) => chosen.min_players + i)
         : [Number(countSelect.value)];
       const wait = waitSelect.value === "" ? null : Number(waitSelect.value);
-      const entry = await playerApi.enterQueue(player.token, { edition: chosen.id, seats, bots_after: wait });
+      const ranked = rankedBox.checked;
+      const entry = await playerApi.enterQueue(player.token, { edition: chosen.id, seats, ranked, bots_after: ranked ? null : wait });
       location.hash = `#/queue/${encodeURIComponent(entry.id)}`;
     } catch (problem) {
       if (problem.slug === "already-queued" && problem.body?.entry) {
@@ -61,6 +75,8 @@ export function quickPlayForm(askName, notice) {
     h("p", { class: "muted small" }, t("quick.hint")),
     h("div", { class: "field" }, h("label", { for: "quick-edition" }, t("lobby.edition")), editionSelect),
     h("div", { class: "field" }, h("label", { for: "quick-players" }, t("lobby.players")), countSelect),
+    h("div", { class: "checkbox-field" }, rankedBox, h("label", { for: "quick-ranked" }, t("quick.ranked"))),
+    rankedHint,
     h("div", { class: "field" }, h("label", { for: "quick-bots" }, t("quick.bots")), waitSelect),
     h("button", { type: "submit", class: "primary" }, t("quick.play")));
 }
@@ -99,6 +115,7 @@ export async function showQueue(root, entryId) {
 
   function show(entry) {
     what.textContent = t("queue.what", {
+      ranked: entry.ranked ? "yes" : "no",
       edition: editionName(entry.edition),
       seats: formatList(entry.seats, "disjunction"),
       bots: entry.bots_after === null ? t("quick.bots.never") : entry.bots_after === 0 ? t("quick.bots.now") : t("quick.bots.after", { time: formatDuration(entry.bots_after) }),

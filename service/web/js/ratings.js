@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { card, editionName, editions } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { formatDateTime, formatNumber, t } from "./i18n.js";
+import { currentPlayer } from "./player.js";
 
 const PAGE_SIZE = 25;
 const DEFAULT_EDITION = "2019";
@@ -16,17 +17,18 @@ const playerLink = (id, name) => h("a", { href: `#/players/${encodeURIComponent(
 export async function showLeaderboard(root, editionId = DEFAULT_EDITION, pageText = "1") {
   const page = Math.max(1, Number.parseInt(pageText, 10) || 1);
   document.title = t("app.title", { page: t("leaderboard.title") });
-  const board = await api.leaderboard(editionId, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const reader = currentPlayer();
+  const query = { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...(reader ? { player: reader.id } : {}) };
+  const board = await api.leaderboard(editionId, query);
   const tabs = h("nav", { class: "editions", "aria-label": t("leaderboard.editions") },
     editions().map((edition) => h("a", {
       href: `#/leaderboards/${encodeURIComponent(edition.id)}`,
       "aria-current": edition.id === editionId ? "page" : null,
     }, editionName(edition.id))).flatMap((link, i) => (i ? [" · ", link] : [link])));
-  const rows = board.players.map((line) => h("tr", { "data-player": line.player },
+  const rows = board.players.map((line) => h("tr", { "data-player": line.player, class: line.player === reader?.id ? "you" : null },
     h("td", {}, formatNumber(line.rank)),
-    h("th", { scope: "row" }, playerLink(line.player, line.name)),
-    h("td", {}, decimal(line.rating.score), " ",
-      h("span", { class: "muted small" }, t("leaderboard.mu_sigma", { mu: decimal(line.rating.mu), sigma: decimal(line.rating.sigma) }))),
+    h("th", { scope: "row" }, playerLink(line.player, t("leaderboard.name", { name: line.name || line.player, you: line.player === reader?.id ? "yes" : "no" }))),
+    h("td", {}, decimal(line.rating.score)),
     h("td", {}, formatNumber(line.rating.games))));
   const body = rows.length
     ? h("div", { class: "table-scroll" }, h("table", { class: "ratings", id: "leaderboard" },
@@ -44,7 +46,27 @@ export async function showLeaderboard(root, editionId = DEFAULT_EDITION, pageTex
     h("h1", { id: "leaderboard-title" }, t("leaderboard.heading", { edition: editionName(editionId) })),
     tabs,
     h("p", { class: "muted" }, t("leaderboard.help")),
+    ownStanding(board, editionId, reader),
     body, pager));
+}
+
+/** Where the reader stands: their rank, or how many ranked games until they appear here. */
+function ownStanding(board, editionId, reader) {
+  const own = board.standing;
+  const rating = own?.rating;
+  let words;
+  if (own?.rank) words = t("leaderboard.you.ranked", { rank: own.rank, score: decimal(rating.score), games: rating.games });
+  else if (rating) {
+    words = t("leaderboard.you.provisional", {
+      score: decimal(rating.score), games: rating.games, left: Math.max(board.min_games - rating.games, 0),
+    });
+  } else words = t("leaderboard.you.unrated", { edition: editionName(editionId), games: board.min_games });
+  return h("section", { class: "notice standing", id: "standing", "aria-labelledby": "standing-title", "data-rank": own?.rank ?? "" },
+    h("h2", { id: "standing-title" }, t("leaderboard.you.title")),
+    h("p", {}, words),
+    h("p", {}, own?.rank || rating
+      ? h("a", { href: `#/players/${encodeURIComponent(reader.id)}` }, t("leaderboard.you.record"))
+      : h("a", { href: "#/" }, t("leaderboard.you.play"))));
 }
 
 /** Show a player's record in `root`. */
@@ -63,7 +85,7 @@ function editionSection(entry) {
   const id = `edition-${entry.edition}`;
   const rating = entry.rating;
   const facts = [
-    [t("player.rating"), rating ? t("player.rating_value", { score: decimal(rating.score), mu: decimal(rating.mu), sigma: decimal(rating.sigma) }) : t("player.unrated")],
+    [t("player.rating"), rating ? [decimal(rating.score), h("span", { class: "muted small rating-help" }, t("rating.explained"))] : t("player.unrated")],
     [t("player.games"), formatNumber(entry.games)],
     [t("player.win_rate"), formatNumber(entry.win_rate, { style: "percent", maximumFractionDigits: 0 })],
     [t("player.abandons"), formatNumber(entry.abandons)],
@@ -85,7 +107,8 @@ function svg(tag, attributes = {}, ...children) {
   return element;
 }
 
-/** The rating's history: mu after each rated game as a line, mu ± 3σ as a band. */
+/** The rating's history: the rating (mu - 3 sigma, the number the page shows) after each rated
+ *  game as a line, what it may yet become (mu ± 3 sigma) as a band. */
 function chart(entry) {
   const width = 320;
   const height = 120;
@@ -97,18 +120,18 @@ function chart(entry) {
   const high = Math.ceil(Math.max(...highs, 50));
   const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
   const y = (value) => height - pad - ((value - low) * (height - 2 * pad)) / (high - low || 1);
-  const line = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.mu).toFixed(1)}`).join(" ");
+  const line = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(lows[i]).toFixed(1)}`).join(" ");
   const band = [...points.map((p, i) => `${x(i).toFixed(1)},${y(highs[i]).toFixed(1)}`),
     ...points.map((p, i) => `${x(i).toFixed(1)},${y(lows[i]).toFixed(1)}`).reverse()].join(" ");
   const last = points[points.length - 1];
-  const label = t("player.chart_label", { edition: editionName(entry.edition), games: points.length, mu: decimal(last.mu) });
+  const label = t("player.chart_label", { edition: editionName(entry.edition), games: points.length, score: decimal(last.mu - 3 * last.sigma) });
   const titleId = `chart-${entry.edition}`;
   const figure = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": titleId, class: "rating-chart" },
     svg("title", { id: titleId }, label),
     svg("polygon", { points: band, class: "band" }),
-    svg("line", { x1: pad, x2: width - pad, y1: y(25), y2: y(25), class: "axis" }),
+    svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "axis" }),
     svg("path", { d: line, class: "mu" }),
-    ...points.map((p, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(p.mu).toFixed(1), r: 2.5, class: "mu" },
-      svg("title", {}, `${formatDateTime(Date.parse(p.at))}: ${decimal(p.mu)}`))));
+    ...points.map((p, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(lows[i]).toFixed(1), r: 2.5, class: "mu" },
+      svg("title", {}, `${formatDateTime(Date.parse(p.at))}: ${decimal(lows[i])}`))));
   return h("figure", { class: "chart" }, figure, h("figcaption", { class: "muted small" }, label));
 }

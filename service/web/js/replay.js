@@ -3,7 +3,7 @@
 
 import { allEvents, api, says } from "./api.js";
 import { board, reference } from "./board.js";
-import { editionName } from "./cards.js";
+import { botAliases, editionName, gameName, seatNames } from "./cards.js";
 import { h, listing, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { roundsPanel } from "./rounds.js";
@@ -38,7 +38,7 @@ export async function showReplay(root, gameId, start) {
   const page = h("div", { class: "table-page", id: "replay" },
     h("div", { class: "stack" },
       h("section", { class: "panel", "aria-labelledby": "replay-title" },
-        h("h1", { id: "replay-title" }, t("replay.title", { game: gameId })),
+        h("h1", { id: "replay-title" }, t("replay.title", { game: gameName(head.game) })),
         h("p", { class: "muted" }, t("replay.status", { edition: editionName(head.game.edition), status: head.game.status }),
           " · ", h("a", { href: `#/games/${encodeURIComponent(gameId)}` }, t("replay.back"))),
         audience,
@@ -99,17 +99,17 @@ export async function showReplay(root, gameId, start) {
 
   function render(data) {
     const game = data.game;
-    const names = head.game.seats.map((seat) => seat.name);
+    const names = seatNames(head.game.seats);
     const you = token ? held.seat : null;
     const upTo = events.filter((event) => event.version <= version);
-    const lines = logLines(upTo, { edition: game.edition, names });
+    const lines = logLines(upTo, { edition: game.edition, names, aliases: botAliases(head.game.seats) });
     const latest = lines.at(-1);
     position.textContent = t("replay.position", { version, last: head.game.version, happened: latest ? "yes" : "no", line: latest?.text || "" });
     slider.setAttribute("aria-valuetext", position.textContent);
     replace(shown, data.view
       ? board(data.view, game, { you })
       : h("section", { class: "panel" }, h("h2", {}, t("replay.before")),
-        h("p", {}, t("replay.seats", { seats: listing(game.seats.map((seat) => seat.name || t("seat.open"))) }))));
+        h("p", {}, t("replay.seats", { seats: listing(seatNames(game.seats).map((name) => name ?? t("seat.open"))) }))));
     replace(log, lines.map((line) => h("li", {
       class: `${line.kind}${line === latest ? " current" : ""}`, "data-version": line.version,
       "aria-current": line === latest ? "step" : undefined,

@@ -3,7 +3,7 @@
 
 import { append, h, listing } from "./dom.js";
 import { chip } from "./board.js";
-import { canVerify, opens } from "./fairness.js";
+import { canVerify, fairnessDetails, opens } from "./fairness.js";
 import { t } from "./i18n.js";
 import { roundEnd, tokenReason } from "./words.js";
 
@@ -64,9 +64,7 @@ function summary(round, { edition, names, upTo, open }) {
       }))
       : null,
     ended && round.setAside ? h("p", { class: "small" }, t("rounds.set_aside"), " ", chip(edition, round.setAside)) : null,
-    h("p", { class: "small" },
-      h("span", { class: "commitment", title: t("rounds.commitment.title") }, t("rounds.commitment", { hash: round.commitment.slice(0, 16) }), " "),
-      commitmentStatus(round, upTo))]);
+    h("div", { class: "small fair-deal" }, commitmentStatus(round, upTo), fairnessDetails(round.commitment))]);
 }
 
 /** The rounds panel; `upTo`: only what had happened by that version. */

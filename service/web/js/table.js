@@ -3,7 +3,7 @@
 
 import { allEvents, api, tell } from "./api.js";
 import { board, chip, reference, seatList, turnPhrase } from "./board.js";
-import { cardWords, editionName } from "./cards.js";
+import { botAliases, cardWords, editionName, gameName, seatNames } from "./cards.js";
 import { h, holdsFocus, listing, replace } from "./dom.js";
 import { follow } from "./live.js";
 import { formatDuration, t } from "./i18n.js";
@@ -90,15 +90,15 @@ export async function showTable(root, gameId) {
     notePresence(game);
     page.dataset.version = game.version;
     page.dataset.status = game.status;
-    const names = game.seats.map((seat) => seat.name);
+    const names = seatNames(game.seats);
     const edition = game.edition;
-    const turn = turnPhrase(view, you);
+    const turn = turnPhrase(view, you, names);
     if (root.isConnected) {
       document.title = t("table.page_title", { yours: view && view.current === you && you !== null ? "yes" : "no", edition: editionName(game.edition) });
     }
 
     replace(header,
-      h("h1", { id: "game-title" }, t("table.title", { game: game.id })),
+      h("h1", { id: "game-title" }, gameName(game)),
       h("div", { class: "status-line" },
         h("span", { class: `turn${view && view.current === you && you !== null ? " yours" : ""}`, "data-turn": "" }, turn),
         h("span", { class: "muted" }, t("table.settings", {
@@ -117,7 +117,7 @@ export async function showTable(root, gameId) {
     replace(boardArea, view ? board(view, game, { you }) : null);
     if (you !== null) renderMoves(game, view);
 
-    const lines = logLines(events, { edition, names });
+    const lines = logLines(events, { edition, names, aliases: botAliases(game.seats) });
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     replace(log, lines.map((line) => h("li", { class: line.kind, "data-version": line.version }, line.text)));
     if (atBottom) log.scrollTop = log.scrollHeight;
@@ -133,12 +133,12 @@ export async function showTable(root, gameId) {
     const playing = view && view.phase === "round" && game.status === "playing";
     const parts = [h("h2", { id: "moves-title" }, t("moves.title", { yours: data.legal.length ? "yes" : "no" }))];
     if (data.legal.length) {
-      moveControls = composer(data.legal, { edition: game.edition, players: view.players, you }, send);
+      moveControls = composer(data.legal, { edition: game.edition, players: seatNames(game.seats), you }, send);
       parts.push(moveControls.element);
     } else {
       moveControls = null;
       parts.push(h("p", { class: "muted", "data-waiting": "" },
-        t("moves.waiting", { state: view ? (view.phase === "over" ? "over" : "playing") : "open", turn: view ? turnPhrase(view, you) : "" })));
+        t("moves.waiting", { state: view ? (view.phase === "over" ? "over" : "playing") : "open", turn: view ? turnPhrase(view, you, seatNames(game.seats)) : "" })));
     }
     const mine = view?.seats[you];
     if (playing && mine && !mine.forfeited) {
@@ -183,11 +183,12 @@ export async function showTable(root, gameId) {
   }
 
   function gameOver(game, view) {
-    const who = (seat) => view.players[seat];
+    const names = seatNames(game.seats);
+    const who = (seat) => names[seat];
     const winners = view.game_winners;
     return h("section", { class: "panel game-over", id: "game-over", "aria-labelledby": "over-title", "data-game-over": "" },
       h("h2", { id: "over-title" }, t("over.title", { count: winners.length, winners: listing(winners.map(who)) })),
-      h("ul", {}, view.seats.map((seat) => h("li", {}, t("over.tokens", { name: seat.name, tokens: seat.tokens }),
+      h("ul", {}, view.seats.map((seat) => h("li", {}, t("over.tokens", { name: who(seat.seat), tokens: seat.tokens }),
         view.hands ? [" ", t("over.last_hand"), " ", view.hands[seat.seat].length ? view.hands[seat.seat].map((id) => chip(game.edition, id)) : t("seat.hand.none")] : ""))),
       h("div", { class: "row" },
         h("a", { class: "button", href: `#/games/${encodeURIComponent(game.id)}/replay` }, t("over.replay")),

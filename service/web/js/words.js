@@ -21,9 +21,11 @@ export function roundEnd(reason) {
   return t("reason.round_end", { reason: String(reason || "other").replaceAll("-", "_") });
 }
 
-/** Lines [{version, text, kind}] for these events; `names` are the table's seat names. */
-export function logLines(events, { edition, names }) {
+/** Lines [{version, text, kind}] for these events; `names` are the table's seat names for
+ *  people, `aliases` the names events carry for its bots mapped to theirs. */
+export function logLines(events, { edition, names, aliases = new Map() }) {
   const seats = [...names];
+  const person = (name) => aliases.get(name) ?? name;
   const who = (seat) => seats[seat] || t("seat.number", { number: seat + 1 });
   const card = (id) => theCard(edition, id);
   const lines = [];
@@ -31,14 +33,14 @@ export function logLines(events, { edition, names }) {
   const writers = {
     table_opened: (e) => say(e, t("event.table_opened", { edition: editionName(e.edition), seats: e.bots.length })),
     seat_taken: (e) => {
-      seats[e.seat] = e.name;
-      say(e, t("event.seat_taken", { player: e.name, seat: e.seat + 1 }));
+      seats[e.seat] = person(e.name);
+      say(e, t("event.seat_taken", { player: seats[e.seat], seat: e.seat + 1 }));
     },
     seat_left: (e) => say(e, t("event.seat_left", { player: who(e.seat), seat: e.seat + 1 })),
     webhook_set: (e) => say(e, t("event.webhook_set", { player: who(e.seat) })),
     game_started: (e) => {
-      e.players.forEach((name, seat) => (seats[seat] = name));
-      say(e, t("event.game_started", { players: listing(e.players) }), "round");
+      e.players.forEach((name, seat) => (seats[seat] = person(name)));
+      say(e, t("event.game_started", { players: listing(seats.slice(0, e.players.length)) }), "round");
     },
     round_started: (e) => say(e, t("event.round_started", {
       round: e.round, player: who(e.first), faceup: yes(e.face_up.length), cards: listing(e.face_up.map(card)),
