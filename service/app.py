@@ -50,6 +50,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.players",
     "service.blueprints.queue",
     "service.blueprints.ratings",
+    "service.blueprints.tutorials",
 )
 
 API_TITLE = "Love Letter"
