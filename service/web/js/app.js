@@ -8,6 +8,7 @@
 //   #/games/<game>/replay[/<version>]
 //   #/leaderboards[/<edition>[/<page>]]   an edition's leaderboard
 //   #/players/<id>           a player's record and rating history
+//   #/tutorial/<name>        a tutorial: a first round against a bot, with a guide
 
 import { says } from "./api.js";
 import { loadCatalog } from "./cards.js";
@@ -19,6 +20,7 @@ import { showQueue } from "./quickplay.js";
 import { showLeaderboard, showPlayerRecord } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
+import { showTutorial } from "./tutorial.js";
 
 const ROUTES = [
   [/^#?\/?$/, (root) => showLobby(root)],
@@ -29,6 +31,7 @@ const ROUTES = [
   [/^#\/games\/([^/]+)\/replay(?:\/(\d+))?$/, (root, id, version) => showReplay(root, id, version)],
   [/^#\/leaderboards(?:\/([^/]+)(?:\/(\d+))?)?$/, (root, edition, page) => showLeaderboard(root, edition || undefined, page)],
   [/^#\/players\/([^/]+)$/, (root, id) => showPlayerRecord(root, id)],
+  [/^#\/tutorial\/([^/]+)$/, (root, name) => showTutorial(root, name)],
 ];
 
 let leaving = null; // stops the current page's live updates or timers
