@@ -112,7 +112,7 @@ export function guide(story, { actions }) {
     replace(controls,
       at > 0 ? h("button", { type: "button", "data-back": "", onclick: () => go(at - 1) }, t("tutorial.back")) : null,
       last ? null : h("button", { type: "button", class: "primary", "data-next": "", onclick: () => go(at + 1) }, t("tutorial.next")));
-    point(current.kind === "instruction" ? current.expected : null);
+    point(current);
   }
 
   function go(index) {
@@ -122,16 +122,23 @@ export function guide(story, { actions }) {
     (controls.querySelector("[data-next]") || bubble.querySelector("a, button") || bubble).focus?.();
   }
 
-  /** Mark the parts of the table the instruction is about (the card to play, its player). */
-  function point(expected) {
+  /** Mark the parts of the table a bubble is about: the deck (a turn begins with a draw), the
+   *  hand, the bot's seat when it has played, and for a move its card, its player and the
+   *  move's controls. */
+  function point(current) {
     const root = element.parentElement ?? document;
     for (const marked of root.querySelectorAll("[data-coach]")) marked.removeAttribute("data-coach");
-    if (!expected) return;
-    root.querySelector(`[data-part="hand"] [data-card="${CSS.escape(expected.card)}"]`)?.setAttribute("data-coach", "card");
-    for (const seat of expected.targets ?? []) {
-      root.querySelector(`[data-part="board"] [data-seat="${seat}"], [data-seat="${seat}"]`)?.setAttribute("data-coach", "seat");
+    const mark = (selector, what) => root.querySelector(selector)?.setAttribute("data-coach", what);
+    const bot = story.moves.find((move) => move.seat !== story.learner)?.seat;
+    if (current.say === "welcome") mark('[data-part="deck"]', "deck");
+    else if (current.say === "hand") mark('[data-part="hand"]', "hand");
+    else if (current.id.startsWith("said-")) mark(`[data-seat="${bot}"]`, "seat");
+    else if (current.kind === "instruction") {
+      const { card: id, targets = [] } = current.expected;
+      mark(`[data-part="hand"] [data-card="${CSS.escape(id)}"]`, "card");
+      for (const seat of targets) mark(`[data-seat="${seat}"]`, "seat");
+      mark('[data-part="move"]', "move");
     }
-    root.querySelector('[data-part="move"]')?.setAttribute("data-coach", "move");
   }
 
   function say(found) {
@@ -150,7 +157,7 @@ export function guide(story, { actions }) {
       if (element.isConnected) document.title = t("app.title", { page: title.textContent }); // over the table's
       const now = moment(story, drawn, deck);
       if (said && said.key === now.key) {
-        point(said.bubbles[at].kind === "instruction" ? said.bubbles[at].expected : null); // drawn anew
+        point(said.bubbles[at]); // the table was drawn anew
         return;
       }
       said = now;
