@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from game.commands import Command, Deal
+from game.editions import EDITIONS
 from scenarios.runner import prepared_deal, step_command
 
 STORIES = Path(__file__).with_name("tutorials")
@@ -49,6 +50,11 @@ class Tutorial:
     def bots(self) -> tuple[str | None, ...]:
         """Each seat: None for the learner's, the bot's policy for the others."""
         return tuple(None if seat == self.learner else self.bot for seat in range(self.seats))
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """Every card of its edition, each once (those the guide may introduce)."""
+        return tuple(EDITIONS[self.edition].rank)
 
     @property
     def seats(self) -> int:

@@ -71,7 +71,7 @@ FAMILIES = {
     "bot.": lambda: {kind for kind in SEAT_KINDS if kind != "human"},
     "preset.": lambda: set(PRESETS),
     "tutorial_step.": tutorial_steps,
-    "tutorial_card.": lambda: {card for t in TUTORIALS.values() for card in EDITIONS[t.edition].rank},
+    "tutorial_card.": lambda: {card for tutorial in TUTORIALS.values() for card in tutorial.deck},
 }
 
 

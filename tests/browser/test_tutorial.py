@@ -103,7 +103,7 @@ def test_a_newcomer_plays_the_tutorial_to_its_end(
         assert page.locator(
             f'[data-part="hand"] [data-card="{move["command"]["card"]}"][data-coach]'
         ).count()
-        if index == 0:
+        if index == 0 and name == "2019":
             screenshot(page, f"tutorial-{name}-{language}-move")
         if index == wrong_at:  # a move off the story: explained, not sent
             before = table_version(page)
@@ -128,7 +128,8 @@ def test_a_newcomer_plays_the_tutorial_to_its_end(
     final.wait_for()
     assert page.locator("#guide [data-rules]").get_attribute("href") == f"#/rules/{told['edition']}"
     assert english_left(page, language, names) == []
-    assert violations(page) == [], language
+    if name == "2019":  # the end's page is drawn alike in both tutorials
+        assert violations(page) == [], language
     screenshot(page, f"tutorial-{name}-{language}-end")
 
     # The game behind it: the story's moves, the learner its winner, a tutorial, unlisted.
@@ -165,11 +166,13 @@ def test_a_tutorial_left_half_played_is_taken_up_again(server: Served, contexts:
         == game
     )
     assert "named the Prince" in guide_says(page)
-    for move in told["moves"][2:]:
-        if move["seat"] == told["learner"]:
+    for index, move in enumerate(told["moves"]):
+        if index >= 2 and move["seat"] == told["learner"]:
             read_on(page)
-            page.locator('#guide [data-kind="instruction"]').wait_for()
+            page.locator(f'#guide [data-bubble="do-{index}"]').wait_for()
+            before = table_version(page)
             make_move(page, move["command"])
+            page.locator(f"#table:not([data-version='{before}'])").wait_for()
     read_on(page)
     page.locator("#guide [data-final]").wait_for()
 

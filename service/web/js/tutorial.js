@@ -9,7 +9,8 @@ import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { guide } from "./guide.js";
 import { FAMILIES, tutorialOf } from "./lesson.js";
-import { becomeGuest, currentPlayer, playerApi } from "./player.js";
+import { becomeGuest, currentPlayer } from "./player.js";
+import { enterQueue } from "./quickplay.js";
 import { playerName, rememberName } from "./seats.js";
 import { showTable } from "./table.js";
 
@@ -92,13 +93,8 @@ export async function showTutorial(root, name) {
         rememberName(chosen);
         player = await becomeGuest(chosen);
       }
-      const entry = await playerApi.enterQueue(player.token, { edition: story.edition, seats: QUICK_SEATS, bots_after: BOTS_AFTER });
-      location.hash = `#/queue/${encodeURIComponent(entry.id)}`;
+      await enterQueue(player, { edition: story.edition, seats: QUICK_SEATS, bots_after: BOTS_AFTER });
     } catch (problem) {
-      if (problem.slug === "already-queued" && problem.body?.entry) {
-        location.hash = `#/queue/${encodeURIComponent(problem.body.entry)}`;
-        return;
-      }
       tell(notice, problem);
     }
   }
