@@ -103,7 +103,7 @@ class Tutorials(MethodView):
         return with_etag(response, sent.game.version)
 
 
-@blp.route("/<name>")
+@blp.route("/<tutorial:name>")
 class OneTutorial(MethodView):
     """One tutorial."""
 

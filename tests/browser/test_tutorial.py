@@ -148,7 +148,8 @@ def test_a_newcomer_plays_the_tutorial_to_its_end(
 
 def test_a_tutorial_left_half_played_is_taken_up_again(server: Served, contexts: Contexts) -> None:
     """A reload (or coming back later) finds the same game where it was, the guide there too;
-    once over, Learn to play deals a new one; Play now takes the learner to quick play."""
+    Play now takes the learner to quick play; once over, the tutorial deals a new game, which
+    the learner may give up."""
     page = contexts().page()
     told = story(server.base, "2019")
     page.goto(server.base + "/#/tutorial/2019")
@@ -187,3 +188,10 @@ def test_a_tutorial_left_half_played_is_taken_up_again(server: Served, contexts:
     again = page.evaluate("JSON.parse(localStorage.getItem('loveletter.tutorials'))['2019'].game")
     assert again != game
     assert api_view(server.base, again, None)["game"]["status"] == "playing"
+
+    # Giving up is the learner's own choice: not a move off the story, and the guide says so.
+    page.locator("[data-forfeit]").click()
+    page.locator("[data-forfeit-confirm]").click()
+    page.locator('#guide [data-bubble="end"]').wait_for()
+    assert guide_says(page).startswith("The bot won this round")
+    assert api_view(server.base, again, None)["game"]["status"] == "over"

@@ -91,12 +91,15 @@ export function moment(story, { data, events, you }, deck) {
     return { key, bubbles };
   }
   if (over) {
-    narrate();
-    newCards();
-    const won = view.game_winners.includes(you);
-    bubbles.push(won ? { id: "end", step: "end", cards: [] } : { id: "end", say: "lost", cards: [] });
-    const unmet = unmetCards(deck, met);
-    if (unmet.length) bubbles.push({ id: "unmet", say: "unmet", cards: unmet.map((card) => ({ card, how: "unmet" })), count: unmet.length });
+    if (view.game_winners.includes(you)) {
+      narrate();
+      newCards();
+      bubbles.push({ id: "end", step: "end", cards: [] });
+      const unmet = unmetCards(deck, met);
+      if (unmet.length) bubbles.push({ id: "unmet", say: "unmet", cards: unmet.map((card) => ({ card, how: "unmet" })), count: unmet.length });
+    } else {
+      bubbles.push({ id: "end", say: "lost", cards: [] }); // given up: no more lessons
+    }
     bubbles.push({ id: "final", say: "end_game", cards: [], kind: "final", tokens: view.seats[you].tokens });
     return { key, bubbles };
   }
@@ -130,6 +133,7 @@ function unmetCards(deck, met) {
 export function judgeMove(story, { data, events, you }, command) {
   const { next } = progress(story, events);
   if (!next || next.seat !== you || data.view?.current !== you) return null;
+  if (command.type === "forfeit") return null; // giving up is the learner's to choose
   const expected = next.command;
   const sameMove = command.type === expected.type && command.card === expected.card
     && same(command.targets ?? [], expected.targets ?? []) && same(command.guess, expected.guess)
