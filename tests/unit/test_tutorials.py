@@ -94,9 +94,7 @@ def test_the_bots_moves_do_not_hang_on_a_lucky_seed() -> None:
     table = step(table, tutorial.moves[0].command)[1]
     assert table.game is not None
     legal = legal_commands(table.game)
-    chosen = {
-        make_policy("random", seed).choose(view(table.game, 1), legal) for seed in range(20)
-    }
+    chosen = {make_policy("random", seed).choose(view(table.game, 1), legal) for seed in range(20)}
     assert len(chosen) > 1
 
 
