@@ -369,14 +369,21 @@ class ListedLines:
 LIST_EVERY = 30.0
 
 
-def _listing(line: GameSummary) -> tuple[str, str, int, int]:
+def _listing(line: GameSummary) -> tuple[str, str, int, int, bool]:
     """What a lobby line says but its time."""
-    return (line.status, line.edition, line.open_seats, line.players)
+    return (line.status, line.edition, line.open_seats, line.players, line.listed)
 
 
 def summary(table: Table, updated_at: float) -> GameSummary:
-    """The lobby's line for a game."""
-    return GameSummary(table.status, table.edition, table.open_seats, len(table.seats), updated_at)
+    """The lobby's line for a game (a tutorial's is kept unlisted)."""
+    return GameSummary(
+        table.status,
+        table.edition,
+        table.open_seats,
+        len(table.seats),
+        updated_at,
+        listed=table.tutorial is None,
+    )
 
 
 def last_recorded_at(stored: list[StoredEvent]) -> float:

@@ -29,6 +29,7 @@ class GameSummary:
     open_seats: int
     players: int
     updated_at: float
+    listed: bool = True  # False: kept for the archive's sweep, never shown (a tutorial)
 
 
 @dataclass(frozen=True)
@@ -219,15 +220,17 @@ def _decode(raw: bytes | str | None) -> GameSummary | None:
         open_seats=int(data["open_seats"]),
         players=int(data["players"]),
         updated_at=float(data["updated_at"]),
+        listed=bool(data.get("listed", True)),  # lines written before tutorials: listed
     )
 
 
 def _matches(
     summary: GameSummary, status: str | None, edition: str | None, has_open_seats: bool | None
 ) -> bool:
-    """True when the summary passes every given filter."""
+    """True when the summary is listed and passes every given filter."""
     return (
-        (status is None or summary.status == status)
+        summary.listed
+        and (status is None or summary.status == status)
         and (edition is None or summary.edition == edition)
         and (has_open_seats is None or (summary.open_seats > 0) == has_open_seats)
     )

@@ -132,6 +132,11 @@ def _table_opened_v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "ranked": False, "spectator_chat": False}
 
 
+def _table_opened_v4_to_v5(data: dict[str, Any]) -> dict[str, Any]:
+    """v5 names the tutorial a table plays; v4 tables were none."""
+    return {**data, "tutorial": None}
+
+
 def _seat_taken_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     """v2 names the player who took the seat; v1 seats were taken by a seat token alone."""
     return {**data, "player": None}
@@ -140,11 +145,12 @@ def _seat_taken_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
 TABLE_EVENTS = (TableOpened, SeatTaken, SeatLeft, TurnTimedOut, WebhookSet, SeatTakenOver)
 VOCABULARY = Vocabulary(
     {**EVENT_TYPES, **{cls.type: cls for cls in TABLE_EVENTS}},
-    versions={"table_opened": 4, "seat_taken": 2},
+    versions={"table_opened": 5, "seat_taken": 2},
     upcasters={
         ("table_opened", 1): _table_opened_v1_to_v2,
         ("table_opened", 2): _table_opened_v2_to_v3,
         ("table_opened", 3): _table_opened_v3_to_v4,
+        ("table_opened", 4): _table_opened_v4_to_v5,
         ("seat_taken", 1): _seat_taken_v1_to_v2,
     },
 )

@@ -6,7 +6,8 @@ every seat its player left during that game (abandoned to a bot, or forfeited). 
 when its table is ranked and every seat was held by a player when it started (so no bot seat:
 a seat a bot took over before this game started makes it unrated). A game someone left was
 `played` only when every person had made PLAYED_TURNS turns of their own by then (see
-game/ratings.py for what that changes).
+game/ratings.py for what that changes). A tutorial's game is no
+record of anyone's: it says nothing.
 """
 
 from __future__ import annotations
@@ -81,7 +82,9 @@ def finished_games(game_id: str, entries: Iterable[tuple[Any, int | None]]) -> l
     for event, at in entries:
         before = table
         table = evolve(table, event)
-        if isinstance(event, GameStarted):
+        if isinstance(event, GameStarted) and table.tutorial is not None:
+            current = None  # a tutorial is played on a prepared deal: no placing, no statistics
+        elif isinstance(event, GameStarted):
             number += 1
             seats = [
                 SeatRecord(index, seat.player if seat.bot is None else None)

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from game.commands import (
     AnswerRedraw,
     Command,
+    Deal,
     FinishChancellor,
     Forfeit,
     PlayCard,
@@ -79,6 +80,7 @@ class Table:
     spectator_chat: bool = False  # spectators (players without a seat here) may chat too
     timed_out: int | None = None  # the seat whose move is being made for it (a time-out)
     ranked: bool = False  # its games move its players' ratings (see docs/ratings.md)
+    tutorial: str | None = None  # the tutorial it is: one round on a prepared deal, unlisted
     version: int = 0  # how many events the table was folded from
     started_at: int = 0  # the version of its current game's `game_started` (0: none yet)
 
@@ -137,6 +139,8 @@ class OpenTable:
     ranked: bool = False  # its games are rated: people only, dealt from the server's secrets
     seated: tuple[TakeSeat, ...] = ()  # more players seated at once (a quick-play match)
     spectator_chat: bool = False
+    tutorial: str | None = None  # the tutorial this table plays (docs/tutorial.md)
+    deal: Deal | None = None  # the first round's prepared deal: a tutorial's, never a request's
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +192,8 @@ class SetWebhook:
 
 @dataclass(frozen=True, slots=True)
 class PlayAgain:
-    """Start a new game at this table, same seats, once the last one is over.
+    """Start a new game at this table, same seats, once the last one is over (never at a
+    tutorial's table: a tutorial is played once).
 
     `seed` is the new game's secret random source; None derives it from the table's seed
     (`<seed>#<n>`), which anyone who saw the first game's seed can compute: for seeded tables.
@@ -222,6 +227,7 @@ class TableOpened:
     takeover_bot: str = TAKEOVER_BOT
     ranked: bool = False
     spectator_chat: bool = False
+    tutorial: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,8 +316,13 @@ def _step_play(table: Table | None, command: Command) -> tuple[list[Any], Table]
         raise IllegalCommand("game-not-started", "The game has not started: seats are open.")
     events, state = step_rules(table.game, command)
     if state.phase is Phase.BETWEEN_ROUNDS:
-        dealt, state = step_rules(state, StartRound())
-        events = [*events, *dealt]
+        if table.tutorial is None:
+            dealt, state = step_rules(state, StartRound())
+            events = [*events, *dealt]
+        else:  # a tutorial is one round: its winners win the game
+            ended = GameEnded(state.round_winners)
+            state = evolve_game(state, ended)
+            events = [*events, ended]
     table = table.with_game(state, table.version + len(events))
     if table.timed_out is not None or any(seat.timeouts for seat in table.seats):
         for event in events:  # as `evolve` counts a seat's time-outs in a row
@@ -380,6 +391,8 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         raise IllegalCommand("bad-setting", "A ranked table has no bot seats.")
     if command.ranked and command.seeded:
         raise IllegalCommand("bad-setting", "A ranked table is dealt from the server's secrets.")
+    if (command.deal is None) != (command.tutorial is None) or (command.deal and command.ranked):
+        raise IllegalCommand("bad-setting", "A prepared deal is a tutorial's, and only its.")
     opened = TableOpened(
         command.edition,
         command.bots,
@@ -393,6 +406,7 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         command.takeover_bot,
         command.ranked,
         command.spectator_chat,
+        command.tutorial,
     )
     events: list[Any] = [opened]
     new_table = evolve(None, opened)
@@ -401,7 +415,10 @@ def _open(table: Table | None, command: OpenTable) -> list[Any]:
         taken = _take(new_table, take, autostart=False)
         events += taken
         new_table = evolve(new_table, taken[0])
-    return events + _start_if_full(new_table)
+    started = _start_if_full(new_table, command.deal)
+    if command.deal is not None and not started:
+        raise IllegalCommand("bad-setting", "A tutorial's table is full and starts at once.")
+    return events + started
 
 
 def _take(table: Table, command: TakeSeat, autostart: bool = True) -> list[Any]:
@@ -504,20 +521,22 @@ def _set_webhook(table: Table, command: SetWebhook) -> list[Any]:
 def _play_again(table: Table, command: PlayAgain) -> list[Any]:
     if table.game is None or table.game.phase is not Phase.OVER:
         raise IllegalCommand("game-not-over", "The game at this table is still being played.")
+    if table.tutorial is not None:
+        raise IllegalCommand("tutorial-over", "A tutorial is played once: start a new one.")
     return _start(table, command.seed)
 
 
-def _start_if_full(table: Table) -> list[Any]:
-    return _start(table) if table.autostart and table.open_seats == 0 else []
+def _start_if_full(table: Table, deal: Deal | None = None) -> list[Any]:
+    return _start(table, deal=deal) if table.autostart and table.open_seats == 0 else []
 
 
-def _start(table: Table, seed: str | None = None) -> list[Any]:
+def _start(table: Table, seed: str | None = None, deal: Deal | None = None) -> list[Any]:
     names = tuple(seat.name or "" for seat in table.seats)
     number = len(table.results) + (2 if table.game is not None else 1)  # this game's number
     if seed is None:
         seed = table.seed if number == 1 else f"{table.seed}#{number}"
     first = table.first_player if number == 1 else None
-    return list(step_rules(None, StartGame(table.edition, names, seed, first))[0])
+    return list(step_rules(None, StartGame(table.edition, names, seed, first, deal))[0])
 
 
 def _opened(_: None, e: TableOpened) -> Table:
@@ -537,6 +556,7 @@ def _opened(_: None, e: TableOpened) -> Table:
         takeover_bot=e.takeover_bot,
         ranked=e.ranked,
         spectator_chat=e.spectator_chat,
+        tutorial=e.tutorial,
     )
 
 

@@ -44,6 +44,17 @@ class ScenarioResult:
     message: str = ""
 
 
+def prepared_deal(data: Any, layout: Mapping[str, Any]) -> Deal:
+    """The deal a layout of scenario `data` lays out (ScenarioFailure if it is not the deck)."""
+    return _Runner(data).deal(layout)
+
+
+def step_command(data: Any, item: dict[str, Any]) -> Command:
+    """The command a step of scenario `data` sends (its players named as the scenario names
+    them)."""
+    return _Runner(data).command_of(item)
+
+
 def run_scenario(data: Any) -> ScenarioResult:
     """Play a scenario's steps and check its expectations; never raises for a bad file."""
     name = data.get("name", "(unnamed)") if isinstance(data, dict) else "(not an object)"
@@ -97,7 +108,7 @@ class _Runner:
             tuple(self.players),
             seed=str(self.data.get("name", "scenario")),
             first_player=self.players.index(layout["first"]),
-            deal=self._deal(layout),
+            deal=self.deal(layout),
         )
         self.state = self._decide(None, command, "setup")
         tokens = self.data.get("tokens", {})
@@ -107,7 +118,8 @@ class _Runner:
             tokens=tuple(int(tokens.get(player, 0)) for player in self.players)
         )
 
-    def _deal(self, layout: Mapping[str, Any]) -> Deal:
+    def deal(self, layout: Mapping[str, Any]) -> Deal:
+        """The layout's deal, checked to be exactly the edition's deck."""
         hands = layout.get("hands", {})
         if not isinstance(hands, dict) or set(hands) != set(self.players):
             raise ScenarioFailure(None, "`hands` must give one card for each player")
@@ -157,11 +169,12 @@ class _Runner:
             layout = item["next_round"]
             if not isinstance(layout, dict):
                 raise ScenarioFailure(None, "`next_round` must give a layout")
-            self.state = self._decide(self.state, StartRound(self._deal(layout)), "next_round")
+            self.state = self._decide(self.state, StartRound(self.deal(layout)), "next_round")
         else:
             self._command(item)
 
-    def _command_of(self, item: dict[str, Any]) -> Command:
+    def command_of(self, item: dict[str, Any]) -> Command:
+        """The command a step sends."""
         seat = self._seat(item.get("by"))
         if "play" in item:
             card = CARDS.get(item["play"])
@@ -194,7 +207,7 @@ class _Runner:
     def _command(self, item: dict[str, Any]) -> None:
         before = self.state
         try:
-            self.state = step(self.state, self._command_of(item))[1]
+            self.state = step(self.state, self.command_of(item))[1]
         except IllegalCommand as refusal:
             if item.get("rejected") is True:
                 return

@@ -50,6 +50,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.players",
     "service.blueprints.queue",
     "service.blueprints.ratings",
+    "service.blueprints.tutorials",
 )
 
 API_TITLE = "Love Letter"
@@ -167,10 +168,12 @@ def create_app(
     install_limiter(app, rate_limiter(built))
     app.url_map.converters["game_id"] = GameIdConverter
     app.url_map.converters["player_id"] = PlayerIdConverter
+    app.url_map.converters["tutorial"] = TutorialNameConverter
     api = LoveLetterApi(app, spec_kwargs={"extra_plugins": [apidoc.ContractPlugin()]})
     document(api)
     api.register_converter(GameIdConverter, lambda _: GAME_ID_SCHEMA)
     api.register_converter(PlayerIdConverter, lambda _: PLAYER_ID_SCHEMA)
+    api.register_converter(TutorialNameConverter, lambda _: TUTORIAL_NAME_SCHEMA)
     for name in BLUEPRINTS:
         api.register_blueprint(importlib.import_module(name).blp)
     for blp in extra_blueprints:
@@ -181,6 +184,8 @@ def create_app(
 
 GAME_ID_SCHEMA = {"type": "string", "pattern": f"^{GAME_ID.pattern}$"}
 PLAYER_ID_SCHEMA = {"type": "string", "pattern": f"^{PLAYER_ID.pattern}$"}
+TUTORIAL_NAME = "[a-z0-9][a-z0-9-]{0,39}"
+TUTORIAL_NAME_SCHEMA = {"type": "string", "pattern": f"^{TUTORIAL_NAME}$"}
 TURN_READY = "TurnReady"
 
 
@@ -216,6 +221,13 @@ class PlayerIdConverter(BaseConverter):
     """A player id in a path (the store's own id pattern); others are a plain 404."""
 
     regex = PLAYER_ID.pattern
+
+
+class TutorialNameConverter(BaseConverter):
+    """A tutorial's name in a path (lower-case letters, digits, hyphens); others are a plain
+    404."""
+
+    regex = TUTORIAL_NAME
 
 
 def build_services(settings: Settings) -> Services:

@@ -12,6 +12,7 @@ from events.games import LoadedGame
 from game.legal import legal_commands
 from game.table import OpenTable, Table, TakeSeat, step
 from game.views import redact
+from scenarios.tutorial import TUTORIALS
 from service.auth import Audience, token_hash
 from service.rendering import table_json, view_json
 from service.schemas.commands import wire_command
@@ -121,6 +122,19 @@ def game() -> LoadedGame:
 def created() -> dict[str, Any]:
     """The answer to createGame (here: after the second seat was taken too)."""
     return plain({"game": table_json(GAME_ID, game()), "seat": 0, "token": TOKEN})
+
+
+def tutorial_created() -> dict[str, Any]:
+    """The answer to startTutorial: the 2019 tutorial's table, started."""
+    tutorial = TUTORIALS["2019"]
+    host = TakeSeat(tutorial.learner, "ann", token_hash(TOKEN))
+    opened = OpenTable(
+        tutorial.edition, tutorial.bots, seed="openapi-example", first_player=tutorial.first,
+        host=host, tutorial=tutorial.name, deal=tutorial.deal,
+    )  # fmt: skip
+    events, table = step(None, opened)
+    loaded = LoadedGame(table, len(events))
+    return plain({"game": table_json(GAME_ID, loaded), "seat": tutorial.learner, "token": TOKEN})
 
 
 def seat_view() -> dict[str, Any]:

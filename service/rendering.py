@@ -55,6 +55,7 @@ def table_json(
         "seeded": table.seeded,
         "ranked": table.ranked,
         "spectator_chat": table.spectator_chat,
+        "tutorial": table.tutorial,
     }
     if presence is not None:
         seats: list[dict[str, Any]] = described["seats"]

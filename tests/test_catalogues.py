@@ -19,6 +19,7 @@ import yaml
 
 from game.editions import EDITIONS
 from play.chat import PRESETS
+from scenarios.tutorial import TUTORIALS
 from service.blueprints.web import WEB_DIR
 from service.schemas.games import SEAT_KINDS
 from service.schemas.problems import PROBLEM_SLUGS
@@ -50,12 +51,27 @@ def documented_event_types() -> set[str]:
     return set(feed["discriminator"]["mapping"])
 
 
+def tutorial_steps() -> set[str]:
+    """What the guide says of each move of each tutorial (and why the learner's own), and of
+    each tutorial's end: `<tutorial>.<coach>[.why]`, `<tutorial>.end`."""
+    steps = set()
+    for tutorial in TUTORIALS.values():
+        steps.add(f"{tutorial.name}.end")
+        for move in tutorial.moves:
+            steps.add(f"{tutorial.name}.{move.coach}")
+            if move.seat == tutorial.learner:
+                steps.add(f"{tutorial.name}.{move.coach}.why")
+    return steps
+
+
 # A family of keys made from the API's values: where its members come from.
 FAMILIES = {
     "problem.": documented_slugs,
     "edition.": lambda: set(EDITIONS),
     "bot.": lambda: {kind for kind in SEAT_KINDS if kind != "human"},
     "preset.": lambda: set(PRESETS),
+    "tutorial_step.": tutorial_steps,
+    "tutorial_card.": lambda: {card for tutorial in TUTORIALS.values() for card in tutorial.deck},
 }
 
 

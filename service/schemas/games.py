@@ -180,6 +180,12 @@ class GameSchema(Schema):
     spectator_chat = fields.Boolean(
         required=True, metadata={"description": "spectators may read and post to the chat"}
     )
+    tutorial = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "the tutorial this game is (POST /tutorials): one round on a"
+                  " prepared deal, unrated and unlisted; null for every other game"},
+    )  # fmt: skip
 
 
 class CreatedGameSchema(Schema):

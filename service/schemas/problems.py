@@ -45,6 +45,7 @@ REQUEST_SLUGS = {
     "queue-entry-matched": "the entry was matched: it can't be cancelled any more",
     "player-not-found": "no such player",
     "edition-not-found": "no such edition",
+    "tutorial-not-found": "no such tutorial (`detail` names those there are)",
 }
 
 # The table around a game: seats, settings, starting and playing again.
@@ -72,6 +73,7 @@ TABLE_SLUGS = {
     "player-seated": "the player holds a seat at this table already",
     "game-not-in-play": "only a game in play can be left to a bot",
     "player-required": "a ranked table's seats are taken by players (a player's bearer)",
+    "tutorial-over": "a tutorial is played once: start a new one (POST /tutorials)",
 }
 
 # A table's chat (docs/chat.md).

@@ -102,6 +102,9 @@ OPERATIONS = {
     ("get", "/games/{game_id}/chat/mutes"): ("getChatMutes", "seat-or-player"),
     ("put", "/games/{game_id}/chat/mutes/{target}"): ("muteChat", "seat-or-player"),
     ("delete", "/games/{game_id}/chat/mutes/{target}"): ("unmuteChat", "seat-or-player"),
+    ("get", "/tutorials"): ("listTutorials", "none"),
+    ("get", "/tutorials/{name}"): ("getTutorial", "none"),
+    ("post", "/tutorials"): ("startTutorial", "none"),
 }
 SEAT, PLAYER = {"seatToken": []}, {"playerToken": []}
 SECURITY = {
@@ -174,7 +177,7 @@ def test_request_bodies_and_main_answers_have_examples_that_fit_their_schemas() 
                 assert "example" in content, (key, status)
                 check(document, content["schema"], content["example"])
                 answers += 1
-    assert (bodies, answers) == (9, 29)
+    assert (bodies, answers) == (10, 32)
 
 
 def test_commands_and_events_are_tagged_unions() -> None:

@@ -63,7 +63,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
     "seat_taken_over": (1, ("seat", "bot", "reason")),
     "sycophant_marked": (1, ("seat", "target")),
     "table_opened": (
-        4,
+        5,
         (
             "edition",
             "bots",
@@ -77,6 +77,7 @@ WIRE: dict[str, tuple[int, tuple[str, ...]]] = {
             "takeover_bot",
             "ranked",
             "spectator_chat",
+            "tutorial",
         ),
     ),
     "token_gained": (1, ("seat", "reason")),
@@ -280,8 +281,20 @@ def test_stored_v3_tables_read_as_unranked() -> None:
     assert table.ranked is False
     opened = OpenTable("classic", (None, None), "s", ranked=True)
     stored = VOCABULARY.encode(decide(None, opened)[0])
-    assert stored["v"] == 4 and VOCABULARY.decode(stored).ranked is True
+    assert stored["v"] == 5 and VOCABULARY.decode(stored).ranked is True
     assert table.spectator_chat is False
+    assert table.tutorial is None
+
+
+def test_stored_v4_tables_read_as_no_tutorial() -> None:
+    """A table opened before tutorials existed plays none (so it is listed and rated as ever)."""
+    table = VOCABULARY.decode(
+        {"type": "table_opened", "v": 4, "edition": "2019", "bots": [None, None],
+         "seed": "s", "first_player": None, "turn_seconds": None, "on_timeout": "bot",
+         "autostart": True, "seeded": False, "abandon_after": 3, "takeover_bot": "heuristic",
+         "ranked": True, "spectator_chat": False}
+    )  # fmt: skip
+    assert (table.ranked, table.tutorial) == (True, None)
 
 
 def test_v3_tables_keep_spectators_out_of_chat() -> None:

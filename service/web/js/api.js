@@ -86,6 +86,8 @@ export const api = {
     call("GET", `/leaderboards/${encodeURIComponent(edition)}?${new URLSearchParams(query)}`),
   playerRecord: (id) => call("GET", `/players/${encodeURIComponent(id)}`),
   lobby: (query) => call("GET", `/games?${new URLSearchParams(query)}`),
+  tutorial: (name) => call("GET", `/tutorials/${encodeURIComponent(name)}`),
+  startTutorial: (body) => call("POST", "/tutorials", { body }),
   create: (body, token) => call("POST", "/games", { body, token }), // token: a player's
   game: (id, token) => call("GET", game(id), { token }),
   version: (id, version, token) => call("GET", `${game(id)}/versions/${version}`, { token }),

@@ -9,6 +9,7 @@
 //   #/leaderboards[/<edition>[/<page>]]   an edition's leaderboard
 //   #/players/<id>           a player's record and rating history
 //   #/rules[/<edition>[#<card>]]   how to play, and an edition's cards (one card's address)
+//   #/tutorial/<name>        a tutorial: a first round against a bot, with a guide
 
 import { says } from "./api.js";
 import { loadCatalog } from "./cards.js";
@@ -21,6 +22,7 @@ import { showLeaderboard, showPlayerRecord } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
+import { showTutorial } from "./tutorial.js";
 
 const ROUTES = [
   [/^#?\/?$/, (root) => showLobby(root)],
@@ -32,6 +34,7 @@ const ROUTES = [
   [/^#\/leaderboards(?:\/([^/]+)(?:\/(\d+))?)?$/, (root, edition, page) => showLeaderboard(root, edition || undefined, page)],
   [/^#\/players\/([^/]+)$/, (root, id) => showPlayerRecord(root, id)],
   [/^#\/rules(?:\/([^/#]+))?(?:#([^/#]+))?$/, (root, edition, card) => showRules(root, edition, card)],
+  [/^#\/tutorial\/([^/]+)$/, (root, name) => showTutorial(root, name)],
 ];
 
 let leaving = null; // stops the current page's live updates or timers

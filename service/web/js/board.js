@@ -85,7 +85,7 @@ export function board(view, game, { you = null } = {}) {
   });
 
   const middle = h("div", { class: "center" },
-    h("span", { "data-deck": view.deck_size }, t("board.deck", { count: view.deck_size })),
+    h("span", { "data-deck": view.deck_size, "data-part": "deck" }, t("board.deck", { count: view.deck_size })),
     view.face_up.length
       ? h("span", { "data-face-up": "" }, t("board.face_up"), " ", view.face_up.map((id) => chip(editionId, id)))
       : null,
@@ -100,7 +100,7 @@ export function board(view, game, { you = null } = {}) {
     sections.push(h("section", { class: "panel", "aria-labelledby": "hand-title" },
       h("h2", { id: "hand-title" }, t("board.hand.title")),
       view.hand.length
-        ? h("ul", { class: "hand", "data-hand": "" }, view.hand.map((id) => cardTile(editionId, id)))
+        ? h("ul", { class: "hand", "data-hand": "", "data-part": "hand" }, view.hand.map((id) => cardTile(editionId, id)))
         : h("p", { class: "muted", "data-hand": "" }, t("board.hand.none"))));
   }
   sections.push(h("section", { class: "panel", "aria-labelledby": "board-title" },

@@ -9,6 +9,7 @@ import { formatDateTime, formatDuration, formatRelative, t } from "./i18n.js";
 import { playerToken } from "./player.js";
 import { quickPlayForm } from "./quickplay.js";
 import { forget, heldSeats, playerName, remember, rememberName, seatAt } from "./seats.js";
+import { learnToPlay } from "./tutorial.js";
 
 const REFRESH_MS = 4000;
 const TURN_TIMES = [0, 30, 60, 300, 3600, 86400]; // seconds; 0: no limit
@@ -222,9 +223,7 @@ export async function showLobby(root) {
   }
 
   replace(root, h("div", { class: "lobby", id: "lobby" },
-    h("div", { class: "name" }, h("h1", {}, t("lobby.title")),
-      h("p", { class: "lobby-rules" }, t("lobby.rules.new"), " ", h("a", { href: "#/rules", "data-rules": "" }, t("lobby.rules"))),
-      h("div", { class: "panel" }, name.element), notice),
+    h("div", { class: "name" }, h("h1", {}, t("lobby.title")), learnToPlay(), h("div", { class: "panel" }, name.element), notice),
     h("section", { class: "panel open", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, t("lobby.open.title")), openList),
     h("div", { class: "create" }, quickPlayForm(() => nameOrComplain(name.input, notice), notice), createForm(name.input, notice)),
     mine, others));

@@ -13,6 +13,18 @@ const POLL_MS = 2000;
 const BOT_WAITS = [0, 15, 30, 60, null]; // seconds; null: people only
 const ANY = "any";
 
+/** Enter the queue as `player` ({edition, seats, bots_after}) and go to the entry's page
+ *  (the one already waiting, if the player waits already); a problem is thrown. */
+export async function enterQueue(player, body) {
+  try {
+    const entry = await playerApi.enterQueue(player.token, body);
+    location.hash = `#/queue/${encodeURIComponent(entry.id)}`;
+  } catch (problem) {
+    if (problem.slug !== "already-queued" || !problem.body?.entry) throw problem;
+    location.hash = `#/queue/${encodeURIComponent(problem.body.entry)}`;
+  }
+}
+
 /** The "Play now" form; `askName` gives the name a new guest plays under (or null). */
 export function quickPlayForm(askName, notice) {
   const editionSelect = h("select", { id: "quick-edition", name: "edition" },
@@ -59,13 +71,8 @@ export function quickPlayForm(askName, notice) {
         : [Number(countSelect.value)];
       const wait = waitSelect.value === "" ? null : Number(waitSelect.value);
       const ranked = rankedBox.checked;
-      const entry = await playerApi.enterQueue(player.token, { edition: chosen.id, seats, ranked, bots_after: ranked ? null : wait });
-      location.hash = `#/queue/${encodeURIComponent(entry.id)}`;
+      await enterQueue(player, { edition: chosen.id, seats, ranked, bots_after: ranked ? null : wait });
     } catch (problem) {
-      if (problem.slug === "already-queued" && problem.body?.entry) {
-        location.hash = `#/queue/${encodeURIComponent(problem.body.entry)}`;
-        return;
-      }
       tell(notice, problem);
     }
   }

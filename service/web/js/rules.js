@@ -7,6 +7,7 @@ import { cardFace } from "./art.js";
 import { edition as editionOf, editionName, editions, theCard } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { formatList, formatNumber, t } from "./i18n.js";
+import { tutorialOf } from "./lesson.js";
 
 // An edition that is another one plus cards of its own: those get a section of their own.
 const ADDS_TO = { premium: "classic" };
@@ -77,6 +78,7 @@ function editionPage(found) {
       h("h1", { id: "rules-title" }, t("rules.edition.heading", { edition: editionName(id) })),
       h("p", {}, t("rules.edition.summary", { edition: editionName(id), players: players(found), cards: deckSize(found) })),
       h("p", {}, t("rules.goal")),
+      learnLink(id),
       editionTabs(id)),
     h("section", { class: "panel", "aria-labelledby": "game-rules" },
       h("h2", { id: "game-rules" }, t("rules.game.title")),
@@ -108,6 +110,13 @@ function editionPage(found) {
         t("rules.cards.extra_intro", { edition: editionName(id), base: editionName(base.id), players: players(found) }), extra)
       : null,
     h("p", {}, h("a", { href: "#/" }, t("rules.play"))));
+}
+
+/** The tutorial of the edition's family, where it has one: a guided first round. */
+function learnLink(editionId) {
+  const name = tutorialOf(editionId);
+  return name ? h("p", {}, h("a", { class: "button primary", href: `#/tutorial/${name}`, "data-tutorial": name },
+    t("tutorial.learn.edition", { edition: editionName(name) }))) : null;
 }
 
 /** Links to the other editions' rules (the current one marked). */

@@ -43,9 +43,12 @@ async function playersSeat(gameId) {
   }
 }
 
-/** Show game `gameId` in `root`; returns the function that stops its live updates. */
-export async function showTable(root, gameId) {
-  let held = seatAt(gameId) ?? (await playersSeat(gameId));
+/** Show game `gameId` in `root`; returns the function that stops its live updates.
+ *  Options (the tutorial's guide uses them; docs/tutorial.md): `held`, the seat and token to
+ *  play as; `vet(command)`, asked before a move is sent (false: not sent); `onChange({data,
+ *  events, you})`, told after every drawing of the table. */
+export async function showTable(root, gameId, { held: given = null, vet = null, onChange = null } = {}) {
+  let held = given ?? seatAt(gameId) ?? (await playersSeat(gameId));
   let data;
   try {
     data = await api.game(gameId, held?.token);
@@ -68,9 +71,9 @@ export async function showTable(root, gameId) {
   const over = h("div");
   const boardArea = h("div", { "data-board": "" });
   const notice = h("p", { class: "notice error", role: "alert", id: "notice" });
-  const moves = h("section", { class: "panel moves", id: "moves", "aria-labelledby": "moves-title" });
+  const moves = h("section", { class: "panel moves", id: "moves", "data-part": "move", "aria-labelledby": "moves-title" });
   const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
-  const log = h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": t("log.label") });
+  const log = h("ol", { class: "log", id: "log", "data-part": "log", tabindex: "0", "aria-label": t("log.label") });
   const rounds = h("div");
   // A spectator with a player's token chats as that player, where the table lets spectators in.
   const chatToken = token ?? (data.game.spectator_chat ? playerToken() : null);
@@ -123,6 +126,7 @@ export async function showTable(root, gameId) {
     if (atBottom) log.scrollTop = log.scrollHeight;
     announcer.textContent = lines.at(-1)?.text || "";
     replace(rounds, roundsPanel(roundSummaries(events), { edition, names }));
+    onChange?.({ data, events, you });
   }
 
   function renderMoves(game, view) {
@@ -192,10 +196,15 @@ export async function showTable(root, gameId) {
         view.hands ? [" ", t("over.last_hand"), " ", view.hands[seat.seat].length ? view.hands[seat.seat].map((id) => chip(game.edition, id)) : t("seat.hand.none")] : ""))),
       h("div", { class: "row" },
         h("a", { class: "button", href: `#/games/${encodeURIComponent(game.id)}/replay` }, t("over.replay")),
-        you !== null ? h("button", { type: "button", onclick: rematch }, t("over.again")) : null));
+        you !== null && !game.tutorial ? h("button", { type: "button", onclick: rematch }, t("over.again")) : null));
   }
 
   async function send(command) {
+    if (vet && !vet(command)) {
+      composedFor = null; // the move controls again, as they were before this move
+      render();
+      return;
+    }
     try {
       apply(await api.command(gameId, token, data.game.version, newKey(), command));
       notice.textContent = "";
