@@ -8,6 +8,7 @@ from typing import Any
 
 import requests
 
+from game.records import PLAYED_TURNS
 from tests.browser.conftest import Contexts, screenshot
 from tests.e2e.conftest import Served
 
@@ -26,7 +27,8 @@ def guest(base: str, name: str) -> dict[str, Any]:
 
 
 def ranked_win(base: str, winner: dict[str, Any], loser: dict[str, Any]) -> None:
-    """A ranked 2019 game the loser opens by forfeiting."""
+    """A ranked 2019 game really played (each seat makes PLAYED_TURNS turns of its own, its
+    first legal command), then the loser forfeits on its turn."""
     body = {"edition": "2019", "seats": ["human", "human"], "ranked": True, "first_player": 1}
     created = requests.post(f"{base}/games", json=body, headers=bearer(winner["token"]), timeout=10)
     assert created.status_code == 201, created.text
@@ -34,12 +36,23 @@ def ranked_win(base: str, winner: dict[str, Any], loser: dict[str, Any]) -> None
     joined = requests.post(f"{base}/games/{game}/seats", json={"name": "x"},
                            headers=bearer(loser["token"]), timeout=10)  # fmt: skip
     assert joined.status_code == 201, joined.text
-    version = requests.get(f"{base}/games/{game}", timeout=10).json()["game"]["version"]
-    headers = {**bearer(loser["token"]), "If-Match": f'"{version}"',
-               "Idempotency-Key": uuid.uuid4().hex}  # fmt: skip
-    sent = requests.post(f"{base}/games/{game}/commands", json={"type": "forfeit"},
-                         headers=headers, timeout=10)  # fmt: skip
-    assert sent.status_code == 200, sent.text
+    tokens, turns = [winner["token"], loser["token"]], [0, 0]
+    for _ in range(200):
+        look = requests.get(f"{base}/games/{game}", timeout=10)
+        seat = look.json()["view"]["current"]
+        ready = min(turns) >= PLAYED_TURNS and seat == 1
+        mine = requests.get(f"{base}/games/{game}", headers=bearer(tokens[seat]), timeout=10)
+        command = {"type": "forfeit"} if ready else mine.json()["legal"][0]
+        headers = {**bearer(tokens[seat]), "If-Match": look.headers["ETag"],
+                   "Idempotency-Key": uuid.uuid4().hex}  # fmt: skip
+        sent = requests.post(f"{base}/games/{game}/commands", json=command, headers=headers,
+                             timeout=10)  # fmt: skip
+        assert sent.status_code == 200, sent.text
+        turns[seat] += command["type"] == "play"
+        if ready:
+            break
+    over = requests.get(f"{base}/games/{game}", timeout=10).json()["game"]["status"]
+    assert over == "over", f"the ranked game {game} did not end with the forfeit"
 
 
 def rated_pair(base: str, winner: str, loser: str) -> tuple[dict[str, Any], dict[str, Any]]:
