@@ -18,6 +18,7 @@ from tests.e2e.conftest import descendants
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_bench_cluster_plays_through_two_failovers_and_leaves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -47,6 +48,7 @@ def test_bench_cluster_plays_through_two_failovers_and_leaves_nothing(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_bench_cluster_counts_each_fault_it_is_given_exactly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

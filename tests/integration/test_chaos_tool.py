@@ -8,7 +8,7 @@ import pytest
 from bench.chaos import chaos
 from bench.faults import Faults
 
-pytestmark = [pytest.mark.slow, pytest.mark.chaos]
+pytestmark = [pytest.mark.slow, pytest.mark.chaos, pytest.mark.timeout(900)]
 
 
 def test_a_small_chaos_run_loses_nothing_and_counts_what_it_did() -> None:
