@@ -158,7 +158,6 @@ def test_a_webhook_is_signed_and_retried_after_a_failure(redis_url: str, ctx: Co
             ctx, "hooked", SetWebhook(0, url, secret), expected_version=version
         ).game.version
         submit(ctx, "hooked", TakeSeat(1, "bob", "h1"), expected_version=version)
-        import time
 
         deadline = time.monotonic() + 20
         while len(Receiver.received) < 2 and time.monotonic() < deadline:
@@ -197,7 +196,7 @@ def test_an_idle_worker_still_takes_jobs_after_the_socket_timeout(
         job = ctx.queue.enqueue("bench.noop.noop", job_id=f"noop-{ctx.settings.queue}")
         result = job.latest_result(timeout=10)
         assert result is not None and result.type == result.Type.SUCCESSFUL
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 10  # not after another blocking read's timeout
         assert worker.process.poll() is None
     finally:
         worker.stop()
