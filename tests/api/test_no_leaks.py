@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from events.games import GameRepository
@@ -97,7 +97,7 @@ SIZES = [("classic", 2), ("classic", 4), ("2019", 3), ("2019-classic", 2), ("pre
 
 # Games per edition and size in each run, each dealt and played from a seed hypothesis draws
 # afresh every run (20 games: about a minute on a busy 2-core machine); a failure prints the
-# falsifying seed and the @reproduce_failure blob that replays it.
+# game's seed and the @reproduce_failure blob that replays it.
 EXAMPLES = 4
 
 
@@ -122,6 +122,7 @@ def test_no_audience_ever_sees_a_card_it_may_not(
         }
     )
     client = app.test_client()
+    note(f"the game: {edition}, {players} players, seed {seed}")  # printed when it fails
     rng = random.Random(seed)
     game, seated = new_game(client, edition, ["human"] * players, seed=str(seed))
     audiences: list[Player] = [*seated, Player(client, game, None, None)]
