@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -110,16 +111,22 @@ def test_the_feed_long_polls_and_redacts(client: FlaskClient) -> None:
     me, other = players[current], players[1 - current]
     head = other.feed().json["version"]
     hub = client.application.extensions["loveletter"].context.hub
-    got: list[TestResponse] = []
-    waiter = threading.Thread(target=lambda: got.append(other.feed(after=head, wait=20)))
+    got: list[tuple[TestResponse, float]] = []
+
+    def wait() -> None:
+        started = time.monotonic()
+        got.append((other.feed(after=head, wait=20), time.monotonic() - started))
+
+    waiter = threading.Thread(target=wait)
     waiter.start()
     wait_until(hub.parked, "the long poll to wait")  # else the command would not wake it
     assert me.send(me.look().json["legal"][0]).status_code == 200
     waiter.join(30)
     assert got, "the long poll did not answer"
-    response = got[0]
+    response, waited = got[0]
     assert response.status_code == 200
-    events = response.json["events"]  # woken with the command's events, not at its wait's end
+    assert waited < 10  # woken by the command, not at the end of its 20 s wait
+    events = response.json["events"]
     assert events and events[0]["version"] == head + 1 and events[0]["type"] == "card_played"
     for event in other.feed().json["events"]:
         if event["type"] == "turn_started" and event["seat"] != other.seat:

@@ -101,16 +101,21 @@ def test_a_long_poll_on_a_finished_game_sees_the_rematch_as_its_seat(api: str) -
     hides the rematch's seed and the other hand, exactly as the feed shows it afterwards."""
     ann, bob = finished_game(api)
     head = ann.version()
-    answers: list[requests.Response] = []
-    polling = threading.Thread(
-        target=lambda: answers.append(ann.get(f"/events?after={head}&wait=10", timeout=20))
-    )
+    answers: list[tuple[requests.Response, float]] = []
+
+    def poll() -> None:
+        started = time.monotonic()
+        answer = ann.get(f"/events?after={head}&wait=20", timeout=30)
+        answers.append((answer, time.monotonic() - started))
+
+    polling = threading.Thread(target=poll)
     polling.start()
     wait_for_waiters(api, 1)  # the poll waits: the rematch wakes it
     assert bob.post("/rematch").status_code == 200
-    polling.join(20)
-    assert answers, "the long poll did not answer within 20 s"
-    (answer,) = answers
+    polling.join(30)
+    assert answers, "the long poll did not answer within 30 s"
+    ((answer, waited),) = answers
+    assert waited < 10  # woken by the rematch, not at the end of its 20 s wait
     assert answer.status_code == 200, answer.text
     events = answer.json()["events"]
     started = next(event for event in events if event["type"] == "game_started")
