@@ -95,9 +95,13 @@ def test_ranked_games_ended_by_workers_rate_each_player_once(
     try:
         for game_id in tables:
             wait_for(ctx, game_id, over, 30)
-        after = list(rounds)  # each seer records every table at least once more after the end
-        more = lambda: all(n > seen + 1 for n, seen in zip(rounds, after, strict=True))  # noqa: E731
-        wait_until(more, "each seer to record every table again after the last end")
+        after = list(rounds)
+
+        def again() -> bool:
+            """Each seer has gone over every table at least once more since the last end."""
+            return all(n > seen + 1 for n, seen in zip(rounds, after, strict=True))
+
+        wait_until(again, "each seer to record every table again after the last end")
     finally:
         done.set()
         for seer in seers:
