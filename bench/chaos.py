@@ -13,6 +13,9 @@ commands acknowledged (a 200 answer), lost (acknowledged but not in the stream),
 (one request's key recorded twice), games stuck (that waited on a lost job longer than the
 bound: its bot's job neither in the queue nor running on a live worker), and `verify` failures.
 Everything it started is stopped and its folder removed.
+
+A test may also ask for faults the account must count (`bench.faults`: a command lost, a key
+applied twice, a game stuck, a deal tampered with); no command-line option does.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -38,6 +41,16 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 import play
+from bench.faults import (
+    LOSING_WORKER,
+    NO_FAULTS,
+    Faults,
+    forget_key,
+    hold,
+    lose_from,
+    release,
+    tamper_deal,
+)
 from events.audit import export_lines, verify_lines
 from events.connection import connect
 from events.redis_server import EmbeddedRedis, free_port
@@ -53,6 +66,7 @@ STUCK_BOUND_SECONDS = 10.0  # a game waiting on a lost job longer than this coun
 REQUEST_TIMEOUT_SECONDS = 10.0
 READY_TIMEOUT_SECONDS = 30.0
 WORKERS = 3
+WORKER = "workers.worker.Worker"
 APIS = 2
 BOTS = ("heuristic", "random")
 
@@ -121,31 +135,38 @@ def run(args: argparse.Namespace) -> int:
     return 0 if account.ok else 1
 
 
-def chaos(games: int, seed: int, timeout: float) -> Account:
-    """Play `games` games under faults; the account."""
+def chaos(games: int, seed: int, timeout: float, faults: Faults = NO_FAULTS) -> Account:
+    """Play `games` games under faults; the account. `faults`: those a test asks for besides,
+    each on games of its own (see bench.faults)."""
     rng = random.Random(seed)
     account = Account()
     started = time.monotonic()
     with (
         tempfile.TemporaryDirectory(prefix="loveletter-chaos-") as folder,
-        Stack(Path(folder)) as stack,
+        Stack(Path(folder), LOSING_WORKER if faults.stuck else WORKER) as stack,
     ):
         tables = [open_game(stack.apis[number % APIS], number, rng) for number in range(games)]
         account.games_started = len(tables)
-        players = [Player(table, stack.apis, random.Random(rng.random())) for table in tables]
+        controls = Controls(stack, tables, faults)
+        players = [
+            Player(table, stack.apis, random.Random(rng.random()), controls.forgetting(table))
+            for table in tables
+        ]
         threads = [threading.Thread(target=player.play, daemon=True) for player in players]
         for thread in threads:
             thread.start()
         watcher = Watcher(stack, [table.id for table in tables])
         deadline = time.monotonic() + timeout
-        faults = stack.faults(rng)
+        schedule = stack.faults(rng)
         while any(thread.is_alive() for thread in threads) and time.monotonic() < deadline:
-            next(faults)
+            next(schedule)
             watcher.look()
+            controls.release_stuck(watcher)
         stack.calm()
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))
-        account.faults = stack.injected
+        controls.after_play(players)
+        account.faults = stack.injected + controls.injected
         settle(stack, account, tables, players, watcher)
     account.seconds = round(time.monotonic() - started, 1)
     return account
@@ -153,9 +174,11 @@ def chaos(games: int, seed: int, timeout: float) -> Account:
 
 @dataclass
 class Table:
-    """A game this driver opened: its id and the tokens of its human seats, by seat."""
+    """A game this driver opened: its id, how many seats it has, and the tokens of its human
+    seats, by seat."""
 
     id: str
+    seats: int
     tokens: dict[int, str]
 
 
@@ -167,7 +190,7 @@ def open_game(api: str, number: int, rng: random.Random) -> Table:
     seats = ["human" if seat in humans else rng.choice(BOTS) for seat in range(size)]
     body = {"edition": edition.id, "seats": seats, "name": "p0"}
     created = post_retrying(f"{api}/games", body, {}).json()
-    table = Table(created["game"]["id"], {created["seat"]: created["token"]})
+    table = Table(created["game"]["id"], size, {created["seat"]: created["token"]})
     for index in range(1, len(humans)):
         joined = post_retrying(f"{api}/games/{table.id}/seats", {"name": f"p{index}"}, {}).json()
         table.tokens[joined["seat"]] = joined["token"]
@@ -190,8 +213,17 @@ def post_retrying(url: str, body: Any, headers: dict[str, str]) -> requests.Resp
 class Player:
     """The human seats of one game, played until the game is over."""
 
-    def __init__(self, table: Table, apis: list[str], rng: random.Random) -> None:
+    def __init__(
+        self,
+        table: Table,
+        apis: list[str],
+        rng: random.Random,
+        forget: Callable[[str], None] | None = None,
+    ) -> None:
         self.table, self.apis, self.rng = table, apis, rng
+        # A control (bench.faults): the store forgets the key of the seats' last acknowledged
+        # command, and the next command is sent with it again (once).
+        self.forget = forget
         self.acknowledged: dict[str, int] = {}  # idempotency key -> the seat that sent it
         self.retries = 0
         self.answers: Counter[str] = Counter()
@@ -233,7 +265,7 @@ class Player:
 
     def send(self, seat: int, token: str, command: dict[str, Any], version: int) -> None:
         """Send one command; after a failure, the very same request again until it is answered."""
-        key = f"chaos-{uuid.uuid4().hex}"
+        key = self.key()
         headers = {"Authorization": f"Bearer {token}", "If-Match": f'"{version}"',
                    "Idempotency-Key": key}  # fmt: skip
         while True:
@@ -255,8 +287,20 @@ class Player:
                 time.sleep(0.3)
                 continue
             if answer.status_code == 200:
+                self.forget = None if key in self.acknowledged else self.forget
                 self.acknowledged[key] = seat
             return  # 412 and the like: look again and decide anew
+
+    def key(self) -> str:
+        """A new idempotency key; with the control, the last acknowledged one, forgotten."""
+        if self.forget is not None and self.acknowledged:
+            last = list(self.acknowledged)[-1]
+            try:
+                self.forget(last)
+                return last
+            except Exception:  # Redis is restarting: again with the next command
+                pass
+        return f"chaos-{uuid.uuid4().hex}"
 
     def api(self) -> str:
         """An API process, as a load balancer would pick."""
@@ -266,8 +310,9 @@ class Player:
 class Stack:
     """Redis, the API processes and the workers of one chaos run, and the faults it suffers."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, worker_class: str = WORKER) -> None:
         self.folder = folder
+        self.worker_class = worker_class
         self.namespace = f"chaos-{uuid.uuid4().hex[:8]}"
         self.redis = EmbeddedRedis(folder / "redis", appendfsync="always").start()
         self.url = self.redis.url
@@ -319,7 +364,7 @@ class Stack:
         name = f"{self.namespace}-worker-{self.started_workers}"
         command = [
             sys.executable, "-m", "rq.cli", "worker", "--url", self.url,
-            "--worker-class", "workers.worker.Worker", "--with-scheduler",
+            "--worker-class", self.worker_class, "--with-scheduler",
             "--logging_level", "ERROR", "--name", name, self.namespace,
         ]  # fmt: skip
         return Child(name, command, self.env, quiet=True)
@@ -377,6 +422,64 @@ class Stack:
         """The use cases' context on this run's Redis and namespace (to read games back)."""
         settings = Settings(redis_url=self.url, namespace=self.namespace, queue=self.namespace)
         return Context.on(connect(self.url), settings)
+
+
+class Controls:
+    """The faults a test asked for (bench.faults), each on games of its own: a game with a bot
+    seat held on lost jobs until the watcher has seen it stuck; a seat's key forgotten and sent
+    again; after the play, a stream's tail from an acknowledged command lost, a deal altered."""
+
+    def __init__(self, stack: Stack, tables: list[Table], faults: Faults) -> None:
+        self.stack = stack
+        self.injected: Counter[str] = Counter()
+        with_bots = [table for table in tables if table.seats > len(table.tokens)]
+        self.stuck = with_bots[: faults.stuck]
+        others = [table for table in tables if table not in self.stuck]
+        wanted = [faults.lose, faults.twice, faults.tamper]
+        if len(self.stuck) < faults.stuck or len(others) < sum(wanted):
+            raise ValueError(f"{len(tables)} games are too few for {faults}")
+        self.lose, self.twice, self.tamper = (
+            others[sum(wanted[:n]) : sum(wanted[: n + 1])] for n in range(3)
+        )
+        self.held = {table.id for table in self.stuck}
+        ctx = stack.context()
+        for game_id in self.held:
+            hold(ctx.queue.connection, stack.namespace, game_id)
+
+    def forgetting(self, table: Table) -> Callable[[str], None] | None:
+        """How a seat of this game has the store forget its key (None: it never does)."""
+        if table not in self.twice:
+            return None
+        return lambda key: forget_key(self.stack.context().games.store, table.id, key)
+
+    def release_stuck(self, watcher: Watcher) -> None:
+        """Let a held game go on once the watcher has seen it wait past the bound."""
+        for game_id in [g for g in self.held if watcher.longest.get(g, 0) > STUCK_BOUND_SECONDS]:
+            try:
+                ctx = self.stack.context()
+                version = ctx.games.load(game_id).version
+                release(ctx.queue.connection, ctx.games.store, game_id, version)
+            except Exception:  # Redis is restarting: next time
+                continue
+            self.held.discard(game_id)
+            self.injected["control: game held on a lost job"] += 1
+
+    def after_play(self, players: list[Player]) -> None:
+        """Lose the last acknowledged command of the games to lose, alter a deal of the
+        games to tamper with; count the keys sent twice."""
+        store = self.stack.context().games.store
+        for player in players:
+            if player.table in self.lose:
+                keys = player.acknowledged
+                stored = store.read(player.table.id)
+                last = max(e.version for e in stored if e.meta and e.meta.get("key") in keys)
+                lose_from(store, player.table.id, last)
+                self.injected["control: acknowledged command lost"] += 1
+            if player.table in self.twice and player.forget is None:
+                self.injected["control: key applied twice"] += 1
+        for table in self.tamper:
+            tamper_deal(store, table.id)
+            self.injected["control: deal tampered with"] += 1
 
 
 class Watcher:

@@ -20,6 +20,10 @@ the new master's replica.
 After the play, the bench waits for the bots' last moves, then reads every game: an
 acknowledged command (a 2xx answer) whose events are not in the stream is lost; a game still
 waiting on its bot is stuck; every stream is verified against the rules.
+
+A test may also ask for faults, in the group whose appends wait for a replica, that these counts
+must show (`bench.faults`: games held on lost jobs, a command lost, a deal tampered with, a
+game's creation lost); no command-line option does.
 """
 
 from __future__ import annotations
@@ -44,7 +48,8 @@ from rq import Queue, Worker
 from bench.client import JsonClient
 from bench.driver import BOT, EDITION, POLLS, Ack, Call, Driver, Game
 from bench.failover import READY_TIMEOUT_SECONDS, Failover, fail_over_twice
-from bench.processes import worker_processes
+from bench.faults import LOSING_WORKER, NO_FAULTS, Faults, hold, lose_from, tamper_deal
+from bench.processes import WORKER_CLASS, worker_processes
 from bench.store import sample_event, sample_meta
 from bench.usage import cpu_seconds, snapshot
 from events.audit import export_line, verify_lines
@@ -122,8 +127,10 @@ def run_cluster_bench(
     threads: int = 48,
     timeout_ms: int = 1000,
     seed: int = 1,
+    faults: Faults = NO_FAULTS,
 ) -> dict[str, Any]:
-    """Start everything, play, fail over twice, check; the figures as one dict."""
+    """Start everything, play, fail over twice, check; the figures as one dict. `faults`: those
+    a test asks for besides, in the "wait" group (see bench.faults)."""
     if games < len(MODES) or seconds <= 0 or min(apis, workers, threads) < 1:
         raise ValueError("games >= 2, seconds > 0, apis, workers and threads >= 1")
     began = time.monotonic()
@@ -162,7 +169,8 @@ def run_cluster_bench(
             bases[mode], api_pids[mode] = stack.enter_context(_apis(folder, mode, settings, apis))
         queue = Queue(namespace, connection=queue_client)
         bot_env = {**env, **BOT_SETTINGS}
-        stack.enter_context(worker_processes(queue_server.url, queue, workers, bot_env))
+        rq_class = LOSING_WORKER if faults.stuck else WORKER_CLASS
+        stack.enter_context(worker_processes(queue_server.url, queue, workers, bot_env, rq_class))
         worker_pids = [int(worker.pid) for worker in Worker.all(queue=queue) if worker.pid]
         setup_seconds = time.monotonic() - began
         appends = _append_costs(store_client, namespace, timeout_ms)
@@ -182,6 +190,7 @@ def run_cluster_bench(
         before = snapshot(pids, masters, queue_server.port)
         driver.t0, driver.wall0 = time.monotonic(), time.time()
         running = driver.play(threads)
+        held = _hold_first_games(driver, queue_client, namespace, faults.stuck)
         failovers, window = fail_over_twice(
             cluster, driver, seconds, lag, masters, queue_server.port
         )
@@ -191,6 +200,7 @@ def run_cluster_bench(
         played = driver.now()
         repository = GameRepository.on(store_client, namespace)
         stuck = _wait_for_bots(repository, driver, GRACE_SECONDS)
+        injected = _inject(repository, driver, faults, held)
         checked = _check(repository, driver)
         costs = _api_costs(bases, api_pids, random.Random(seed))
     cpu = {name: after["cpu"][name] - before["cpu"][name] for name in pids}
@@ -241,6 +251,7 @@ def run_cluster_bench(
         "redis": _ops_figures(before, window_snapshot, window["seconds"], driver, checked),
         "cpu_seconds": {name: round(value, 1) for name, value in cpu.items()},
         "wall_seconds": round(time.monotonic() - began, 1),
+        **({"faults_injected": injected} if faults else {}),
     }
 
 
@@ -421,6 +432,62 @@ def _wait_for_bots(repository: GameRepository, driver: Driver, grace: float) -> 
             break
         time.sleep(0.5)
     return Counter(modes[game_id] for game_id in waiting)
+
+
+def _hold_first_games(
+    driver: Driver, queue_client: redis.Redis, namespace: str, count: int
+) -> list[str]:
+    """Hold the first `count` games the "wait" group creates (bench.faults): their bot jobs
+    are lost from now on."""
+    held: list[str] = []
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    while len(held) < count:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the driver created {len(held)} games to hold, not {count}")
+        for game_id in _created(driver)[len(held) : count]:
+            hold(queue_client, namespace, game_id)
+            held.append(game_id)
+        time.sleep(0.01)
+    return held
+
+
+def _created(driver: Driver) -> list[str]:
+    """The games of the "wait" group, in the order they were created."""
+    return [ack.game_id for ack in list(driver.acks) if ack.mode == "wait" and ack.command is None]
+
+
+def _inject(
+    repository: GameRepository, driver: Driver, faults: Faults, held: list[str]
+) -> dict[str, Any]:
+    """After the play, in games of the "wait" group that are not held: lose the last
+    acknowledged command of `faults.lose` games, alter a deal of `faults.tamper`, erase the
+    stream of `faults.erase` (their creations and every command acknowledged in them lost).
+    What was done."""
+    store = repository.store
+    moves: dict[str, list[int]] = {}  # game -> the versions its acknowledged commands reached
+    for ack in driver.acks:
+        if ack.mode == "wait" and ack.command is not None:
+            moves.setdefault(ack.game_id, []).append(ack.version)
+    free = [game_id for game_id in _created(driver) if game_id not in held]
+    lose = [game_id for game_id in free if game_id in moves][: faults.lose]
+    rest = [game_id for game_id in free if game_id not in lose]
+    tamper, erase = rest[: faults.tamper], rest[faults.tamper : faults.tamper + faults.erase]
+    if len(lose) < faults.lose or len(erase) < faults.erase:
+        raise RuntimeError(f"the play left too few games for {faults}")
+    for game_id in lose:
+        last = max(moves[game_id])
+        stored = store.read(game_id, 1, last)
+        lose_from(store, game_id, max(item.version for item in stored if item.meta is not None))
+    for game_id in tamper:
+        tamper_deal(store, game_id)
+    for game_id in erase:
+        store.redis.delete(store.stream_key(game_id))
+    return {
+        "held": held,
+        "lost": lose,
+        "tampered": tamper,
+        "erased": {game_id: len(moves.get(game_id, [])) for game_id in erase},
+    }
 
 
 def _waits_on_bot(repository: GameRepository, game_id: str) -> bool:

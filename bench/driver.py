@@ -72,6 +72,7 @@ class Game:
     legal: list[dict[str, Any]] = field(default_factory=list)
     pending: Pending | None = None
     move: bool = False  # the seat is to act (else: look again later)
+    seen: bool = False  # the seat's view was read since the game began (its legal commands)
     looks: int = 0  # looks in a row that found nothing new
 
 
@@ -189,13 +190,17 @@ class Driver:
             return RETRY_SECONDS
         game.game_id, game.token = answer["game"]["id"], answer["token"]
         game.version, game.legal, game.move = answer["game"]["version"], [], False
+        game.seen = False  # the creation's answer has no legal commands: look at the view
         self.game_ids[game.mode].add(game.game_id)
         self.games_started[game.mode] += 1
         self.acks.append(Ack(game.mode, game.game_id, game.version, None, self.now(), 0.0))
         return 0.0
 
     def _look(self, game: Game, clients: dict[str, JsonClient], rng: random.Random) -> float:
-        headers = {"Authorization": f"Bearer {game.token}", "If-None-Match": f'"{game.version}"'}
+        headers = {"Authorization": f"Bearer {game.token}"}
+        if game.seen:  # else a 304 would hide the legal commands of a seat that acts first
+            headers["If-None-Match"] = f'"{game.version}"'
+
         path = f"/games/{game.game_id}"
         status, answer, _ = self._call(clients, game, "read", "GET", path, None, headers)
         if status == 304:
@@ -216,7 +221,7 @@ class Driver:
             game.game_id, game.move = None, False
             return 0.0
         game.legal = answer["legal"]
-        game.move = bool(game.legal)
+        game.move, game.seen = bool(game.legal), True
         game.looks = 0
         if game.move:
             return rng.uniform(0.5, 1.5) * self.think

@@ -15,17 +15,21 @@ import play
 from service.serve import Child
 
 READY_TIMEOUT_SECONDS = 30.0
+WORKER_CLASS = "workers.worker.Worker"
 
 
 @contextmanager
-def worker_processes(url: str, queue: Queue, count: int, env: Mapping[str, str]) -> Iterator[None]:
-    """`count` rq worker processes on the queue, registered before this yields; then stopped."""
+def worker_processes(
+    url: str, queue: Queue, count: int, env: Mapping[str, str], worker_class: str = WORKER_CLASS
+) -> Iterator[None]:
+    """`count` rq worker processes (of `worker_class`) on the queue, registered before this
+    yields; then stopped."""
     root = str(Path(play.__file__).resolve().parents[1])
     path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
     child_env = {**os.environ, **env, "PYTHONPATH": path}
     command = [
         sys.executable, "-m", "rq.cli", "worker", "--url", url,
-        "--worker-class", "workers.worker.Worker", "--with-scheduler",
+        "--worker-class", worker_class, "--with-scheduler",
         "--logging_level", "WARNING", queue.name,
     ]  # fmt: skip
     children: list[Child] = []

@@ -64,11 +64,25 @@ def inbox_watch(player_id: str) -> str:
     return f"player:{player_id}"
 
 
+class Parked:
+    """How many waiters of a hub are blocked in `Watch.wait` now (a test waits for this before
+    it wakes them; /metrics shows it as loveletter_waiters)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def add(self, change: int) -> None:
+        with self._lock:
+            self.count += change
+
+
 class Watch:
     """One waiter's view of one game's appends, as this process hears them."""
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, parked: Parked | None = None) -> None:
         self.game_id = game_id
+        self._parked = Parked() if parked is None else parked
         self.closed = False  # the hub is closing: stop waiting
         self._heard: deque[Append] = deque()
         self._missed = False  # appends may have gone unheard: read the stream
@@ -78,7 +92,11 @@ class Watch:
 
     def wait(self, timeout: float) -> bool:
         """Block (cooperatively under gevent) until something is heard, at most timeout s."""
-        return self._news.wait(max(timeout, 0.0))
+        self._parked.add(1)
+        try:
+            return self._news.wait(max(timeout, 0.0))
+        finally:
+            self._parked.add(-1)
 
     def take(self) -> tuple[list[Append], bool]:
         """The appends heard since the last take, and whether some may have gone unheard."""
@@ -150,6 +168,7 @@ class AppendHub:
         self._last_heard: OrderedDict[str, int] = OrderedDict()  # game: the clock when heard
         self._forgotten = 0  # the latest clock dropped from _last_heard
         self._heads: HeadKeeper | None = None
+        self._parked = Parked()
 
     def keep_heads(self, heads: HeadKeeper) -> None:
         """While listening, fold each heard append into `heads` when it follows the head kept
@@ -174,7 +193,7 @@ class AppendHub:
     @contextmanager
     def watch(self, game_id: str) -> Iterator[Watch]:
         """Watch a game's appends for as long as the block runs."""
-        watch = Watch(game_id)
+        watch = Watch(game_id, self._parked)
         self._listener.ensure()
         with self._lock:
             self._watches.setdefault(game_id, set()).add(watch)
@@ -194,6 +213,10 @@ class AppendHub:
         """How many watches are open."""
         with self._lock:
             return sum(len(watches) for watches in self._watches.values())
+
+    def parked(self) -> int:
+        """How many waiters are blocked on their watches now, waiting for news."""
+        return self._parked.count
 
     def close(self) -> None:
         """Stop listening and wake every waiter for good (e.g. when the process stops)."""

@@ -237,6 +237,7 @@ def build_services(settings: Settings) -> Services:
     queue_client = connect(settings.queue_url) if settings.queue_url else None
     context = Context.on(client, settings, queue_client)
     context.heads.follow(context.hub)
+    metrics.TALLY.gauge(metrics.WAITERS, context.hub.parked)  # the clients waiting in /metrics
     return Services(settings, client, context)
 
 

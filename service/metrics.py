@@ -1,4 +1,5 @@
-"""Prometheus metrics: HTTP requests and latencies, commands, conflicts, games by status.
+"""Prometheus metrics: HTTP requests and latencies, commands, conflicts, waiting clients, games
+by status.
 
 Under gunicorn, `loveletter serve` sets PROMETHEUS_MULTIPROC_DIR (before any import of
 prometheus_client) and every worker writes its samples there; /metrics then merges them. Without
@@ -12,7 +13,7 @@ import bisect
 import functools
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from flask import Flask, Response, g
@@ -21,6 +22,7 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
@@ -51,6 +53,11 @@ COMMANDS = Counter("loveletter_commands_total", "Game commands handled, by resul
 CONFLICTS = Counter(
     "loveletter_conflicts_total", "Appends refused because the game had moved on (409)"
 )
+WAITERS = Gauge(
+    "loveletter_waiters",
+    "Long polls and event streams waiting for news now",
+    multiprocess_mode="livesum",
+)
 
 
 FLUSH_SECONDS = 1.0
@@ -62,11 +69,13 @@ class Tally:
 
     A metric's write takes a lock and, under gunicorn, updates the worker's mapped file: about
     5 µs per count and 11 per timing on this machine, three of them per command. Other workers'
-    counts reach /metrics at most FLUSH_SECONDS late."""
+    counts reach /metrics at most FLUSH_SECONDS late. Gauges read from the process (`gauge`)
+    are set at each write too."""
 
     def __init__(self) -> None:
         self._counts: dict[Any, int] = {}  # counter child -> count not written yet
         self._timings: dict[Any, list[float]] = {}  # histogram child -> [sum, per bucket...]
+        self._gauges: dict[Any, Callable[[], float]] = {}  # gauge -> what reads its value
         self._lock = short_lock()
         self._writer = Background("metrics-tally", self._write_every, on_fork=self._forget)
 
@@ -87,8 +96,14 @@ class Tally:
             pending[0] += seconds
             pending[1 + bisect.bisect_left(bounds, seconds)] += 1
 
+    def gauge(self, gauge: Any, read: Callable[[], float]) -> None:
+        """Set `gauge` to what `read` says at every write (the last `read` given)."""
+        self._gauges[gauge] = read
+
     def write(self) -> None:
         """Write what was added up to the metrics."""
+        for gauge, read in list(self._gauges.items()):
+            gauge.set(read())
         with self._lock:
             counts, self._counts = self._counts, {}
             timings, self._timings = self._timings, {}

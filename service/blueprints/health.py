@@ -53,7 +53,7 @@ class Metrics(MethodView):
 
     @operation("getMetrics", responses={"200": METRICS_RESPONSE})
     def get(self) -> Response:
-        """Request counts and latencies, commands, conflicts, games by status."""
+        """Request counts and latencies, commands, conflicts, clients waiting, games by status."""
         found = services()
         index = found.context.games.index
         try:

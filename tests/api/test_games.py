@@ -6,8 +6,10 @@ import threading
 import time
 
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from tests.api.players import Player, new_game
+from tests.waits import wait_until
 
 
 def test_create_join_and_the_game_starts_when_full(client: FlaskClient) -> None:
@@ -108,22 +110,23 @@ def test_the_feed_long_polls_and_redacts(client: FlaskClient) -> None:
     current = players[0].look().json["view"]["current"]
     me, other = players[current], players[1 - current]
     head = other.feed().json["version"]
-    got: dict[str, object] = {}
+    hub = client.application.extensions["loveletter"].context.hub
+    got: list[tuple[TestResponse, float]] = []
 
     def wait() -> None:
         started = time.monotonic()
-        got["response"] = other.feed(after=head, wait=10)
-        got["seconds"] = time.monotonic() - started
+        got.append((other.feed(after=head, wait=20), time.monotonic() - started))
 
     waiter = threading.Thread(target=wait)
     waiter.start()
-    time.sleep(0.3)
+    wait_until(hub.parked, "the long poll to wait")  # else the command would not wake it
     assert me.send(me.look().json["legal"][0]).status_code == 200
-    waiter.join(15)
-    response = got["response"]
-    assert response.status_code == 200  # type: ignore[attr-defined]
-    assert float(got["seconds"]) < 8  # type: ignore[arg-type]
-    events = response.json["events"]  # type: ignore[attr-defined]
+    waiter.join(30)
+    assert got, "the long poll did not answer"
+    response, waited = got[0]
+    assert response.status_code == 200
+    assert waited < 10  # woken by the command, not at the end of its 20 s wait
+    events = response.json["events"]
     assert events and events[0]["version"] == head + 1 and events[0]["type"] == "card_played"
     for event in other.feed().json["events"]:
         if event["type"] == "turn_started" and event["seat"] != other.seat:

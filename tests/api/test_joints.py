@@ -20,6 +20,7 @@ import pytest
 import requests
 
 from events.archive import DirectoryArchive
+from events.connection import RedisClient
 from events.store import DROP_SCRIPT
 from play.archive import archive_finished
 from play.context import Context
@@ -27,6 +28,7 @@ from play.settings import Settings
 from tests.api.conftest import APIs
 from tests.api.players import two_humans
 from tests.sse import EventStream
+from tests.waits import wait_for_waiters, wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -99,15 +101,21 @@ def test_a_long_poll_on_a_finished_game_sees_the_rematch_as_its_seat(api: str) -
     hides the rematch's seed and the other hand, exactly as the feed shows it afterwards."""
     ann, bob = finished_game(api)
     head = ann.version()
-    answers: list[requests.Response] = []
-    polling = threading.Thread(
-        target=lambda: answers.append(ann.get(f"/events?after={head}&wait=10", timeout=20))
-    )
+    answers: list[tuple[requests.Response, float]] = []
+
+    def poll() -> None:
+        started = time.monotonic()
+        answer = ann.get(f"/events?after={head}&wait=20", timeout=30)
+        answers.append((answer, time.monotonic() - started))
+
+    polling = threading.Thread(target=poll)
     polling.start()
-    time.sleep(0.5)  # the poll waits
+    wait_for_waiters(api, 1)  # the poll waits: the rematch wakes it
     assert bob.post("/rematch").status_code == 200
-    polling.join(20)
-    (answer,) = answers
+    polling.join(30)
+    assert answers, "the long poll did not answer within 30 s"
+    ((answer, waited),) = answers
+    assert waited < 10  # woken by the rematch, not at the end of its 20 s wait
     assert answer.status_code == 200, answer.text
     events = answer.json()["events"]
     started = next(event for event in events if event["type"] == "game_started")
@@ -240,7 +248,9 @@ def test_join_create_and_rematch_are_idempotent(api: str) -> None:
     assert rematches[0].headers["ETag"] == rematches[1].headers["ETag"]
 
 
-def test_reads_and_waiters_are_limited_per_address(start_apis: APIs) -> None:
+def test_reads_and_waiters_are_limited_per_address(
+    start_apis: APIs, redis_client: RedisClient, namespace: str
+) -> None:
     """Finding 7: views, feeds, replays and streams count in a bucket of their own; open
     streams and long polls are capped per address, across API processes."""
     first, second = start_apis(
@@ -252,7 +262,8 @@ def test_reads_and_waiters_are_limited_per_address(start_apis: APIs) -> None:
         refused = Holder(second, game, None).get("/events?after=0&wait=1")
         assert refused.status_code == 429, refused.text
         assert refused.json()["type"].endswith("/too-many-waiters")
-    time.sleep(0.5)  # the streams gave their places up
+    places = f"{namespace}:ratelimit:waiters:127.0.0.1"
+    wait_until(lambda: redis_client.zcard(places) == 0, "the streams to give their places up")
     statuses = [ann.get(path).status_code for path in ("", "/events", "/versions/1") * 3]
     assert 429 in statuses and statuses[: statuses.index(429)] == [200] * (8 - 3)
     lobby = requests.get(f"{first}/games", timeout=10)

@@ -43,7 +43,7 @@ def test_long_polls_with_nothing_happening_answer_200_after_their_wait(gunicorn_
     for wait, (response, took) in zip(waits, answers, strict=True):
         assert response.status_code == 200, (wait, response.text)
         assert response.json() == {"version": version, "events": []}
-        assert wait <= took < wait + 3, (wait, took)
+        assert wait <= took < wait + 10, (wait, took)  # its whole wait, then the answer
 
 
 def test_a_wait_beyond_the_maximum_is_refused(gunicorn_app: str) -> None:
@@ -51,4 +51,4 @@ def test_a_wait_beyond_the_maximum_is_refused(gunicorn_app: str) -> None:
     response, took = poll(gunicorn_app, game, version, MAX_WAIT_SECONDS + 1)
     assert response.status_code == 422, response.text
     assert "wait" in response.json()["errors"]["query"]
-    assert took < 2
+    assert took < MAX_WAIT_SECONDS / 2  # refused at once, never waited

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from events.games import GameRepository
@@ -95,10 +95,17 @@ def check_event(shown: dict[str, Any], event: Any, seat: int | None, over: bool)
 SIZES = [("classic", 2), ("classic", 4), ("2019", 3), ("2019-classic", 2), ("premium", 5)]
 
 
+# Games per edition and size in each run, each dealt and played from a seed hypothesis draws
+# afresh every run (20 games: about a minute on a busy 2-core machine); a failure prints the
+# game's seed and the @reproduce_failure blob that replays it.
+EXAMPLES = 4
+
+
 @pytest.mark.parametrize(("edition", "players"), SIZES)
 @given(seed=st.integers(0, 2**31))
 @settings(
-    max_examples=1,
+    max_examples=EXAMPLES,
+    print_blob=True,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     phases=(Phase.explicit, Phase.reuse, Phase.generate),  # a whole game is too slow to shrink
@@ -115,6 +122,7 @@ def test_no_audience_ever_sees_a_card_it_may_not(
         }
     )
     client = app.test_client()
+    note(f"the game: {edition}, {players} players, seed {seed}")  # printed when it fails
     rng = random.Random(seed)
     game, seated = new_game(client, edition, ["human"] * players, seed=str(seed))
     audiences: list[Player] = [*seated, Player(client, game, None, None)]

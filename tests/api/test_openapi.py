@@ -224,6 +224,7 @@ def test_the_turn_webhook_is_documented_with_its_signature_headers() -> None:
     assert resolve(document, content["schema"])["properties"]["data"]
 
 
+@pytest.mark.timeout(900)  # premium: 290 s once on a 2-core machine at load average 20
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 def test_played_events_and_legal_commands_fit_the_document(edition: str) -> None:
     """Whole games of every edition: each event as each audience sees it fits its documented

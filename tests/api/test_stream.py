@@ -22,6 +22,7 @@ from tests.api.conftest import APIs, api_env, wait_healthy
 from tests.api.players import new_game, two_humans
 from tests.e2e.conftest import descendants
 from tests.sse import EventStream, Message
+from tests.waits import wait_for_waiters
 
 
 class Seat:
@@ -163,7 +164,7 @@ def test_a_quiet_stream_sends_heartbeats(start_apis: APIs) -> None:
         started = time.monotonic()
         assert quiet.next() == Message(comment="heartbeat")
         assert quiet.next() == Message(comment="heartbeat")
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 5  # every 0.2 s, as set (not the default 15 s)
         assert quiet.retry is not None
 
 
@@ -198,22 +199,22 @@ def test_hundreds_of_waiting_clients_hold_no_thread_and_no_redis_connection(
     one_worker: tuple[str, int], redis_url: str
 ) -> None:
     """One worker: 300 long polls and 300 streams wait on 30 games; health checks and
-    commands still answer at once, the worker's Redis connections stay bounded, and one
-    command wakes every waiter of its game."""
+    commands still answer, the worker's Redis connections stay bounded, and one command wakes
+    every waiter of its game. (How quickly they answer meanwhile is `bench waiters`' to
+    measure.)"""
     base, worker = one_worker
     games = [two_seats(base) for _ in range(30)]
+    heads = [ann.feed()["version"] for ann, _ in games]
     waiting: list[socket.socket] = []
     try:
         for number in range(300):
             ann, bob = games[number % 30]
-            head = 4
+            head = heads[number % 30]  # nothing after it yet: every poll and stream waits
             waiting.append(hang(base, f"/games/{ann.game}/events?after={head}&wait=60", ann.token))
             waiting.append(hang(base, f"/games/{bob.game}/stream?after={head}", bob.token))
-        time.sleep(2)
-        started = time.monotonic()
+        wait_for_waiters(base, len(waiting))  # every poll and stream waits on its game
         assert requests.get(base + "/healthz", timeout=10).status_code == 200
         play(games[0], 1)
-        assert time.monotonic() - started < 2
         redis_port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
         assert 0 < redis_connections(worker, redis_port) <= MAX_CONNECTIONS + 1  # + the hub's
         woken = [connection for number, connection in enumerate(waiting) if number % 60 in (0, 1)]

@@ -53,6 +53,7 @@ def commands(help_text: str) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # its fixture installs the service's lock into a new virtualenv
 def test_the_service_lock_holds_no_dev_tool(service_venv: Path) -> None:
     """The premise: the tools the dev set adds are not in this virtualenv."""
     python = str(service_venv / "python")

@@ -13,10 +13,12 @@ import pytest
 
 from bench import cluster as bench_cluster
 from bench import storage as bench_storage
+from bench.faults import Faults
 from tests.e2e.conftest import descendants
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_bench_cluster_plays_through_two_failovers_and_leaves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -43,6 +45,35 @@ def test_bench_cluster_plays_through_two_failovers_and_leaves_nothing(
     assert wait["acknowledged_lost"] == 0  # the promise
     assert result["bots"]["moves"] > 0 and result["redis"]["store_operations_per_move"] > 0
     assert "SIGKILL" in bench_cluster.table(result)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_bench_cluster_counts_each_fault_it_is_given_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The negative controls, in the group whose appends wait for a replica: a game held on
+    lost jobs is stuck, a lost acknowledged command is lost, an altered deal fails
+    verification, an erased game lost its creation and every command acknowledged in it; the
+    group without the promise, through the same failovers, shows no stuck game and no failed
+    verification."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    faults = Faults(lose=1, stuck=1, tamper=1, erase=1)
+    result = bench_cluster.run_cluster_bench(
+        games=16, seconds=12, think=1, apis=1, workers=1, threads=4, faults=faults
+    )
+    injected = result["faults_injected"]
+    assert [len(injected[name]) for name in ("held", "lost", "tampered", "erased")] == [1] * 4
+    erased_commands = sum(injected["erased"].values())
+    wait, loose = result["modes"]["wait"], result["modes"]["no-wait"]
+    counted = (
+        wait["games_stuck"],
+        wait["acknowledged_lost"],
+        wait["verify_failures"],
+        wait["acknowledged_creations_lost"],
+    )
+    assert counted == (1, 1 + erased_commands, 1, 1)
+    assert (loose["games_stuck"], loose["verify_failures"]) == (0, 0)
 
 
 def test_bench_storage_measures_live_finished_and_archived_games(

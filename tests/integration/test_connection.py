@@ -112,7 +112,7 @@ def test_a_blocking_read_outlasts_the_socket_timeout(client: RedisClient, namesp
     wait = COMMAND_TIMEOUT_SECONDS + 1
     start = time.monotonic()
     assert store.follow("quiet", 0, wait) == []
-    assert wait <= time.monotonic() - start < wait + 2
+    assert wait <= time.monotonic() - start < wait + 10  # its whole block, and then it answers
 
 
 def test_an_ordinary_call_to_a_silent_server_gives_up() -> None:
@@ -124,7 +124,7 @@ def test_an_ordinary_call_to_a_silent_server_gives_up() -> None:
             client.get("anything")
         took = time.monotonic() - start
         client.close()
-    assert COMMAND_TIMEOUT_SECONDS <= took < COMMAND_TIMEOUT_SECONDS + 2
+    assert COMMAND_TIMEOUT_SECONDS <= took < COMMAND_TIMEOUT_SECONDS + 10
 
 
 @pytest.mark.parametrize(

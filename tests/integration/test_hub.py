@@ -48,23 +48,29 @@ def test_a_watch_hears_its_games_appends_and_no_others(
     store = EventStore(client, namespace=namespace)
     other = EventStore(client, namespace=namespace + "-other")
     subscribed(hub, "g1")
-    with hub.watch("g1") as watch:
-        watch.take()
-        stamp = append(store, "g1", 3).stamp
-        append(store, "g2")
-        append(other, "g1")
-        assert watch.wait(5)
-        time.sleep(0.2)  # anything else would have arrived by now
-        heard, missed = watch.take()
-    assert not missed
+    try:
+        with hub.watch("g1") as watch:
+            watch.take()
+            stamp = append(store, "g1", 3).stamp
+            append(store, "g2")
+            append(other, "g1")
+            append(store, "g1")  # a last one: once it is heard, all published before it were
+            heard: list[list[StoredEvent]] = []
+            while not heard or heard[-1][-1].version != 4:
+                assert watch.wait(5), f"the last append was not heard: {heard}"
+                taken, missed = watch.take()
+                assert not missed
+                heard += taken
+            assert heard.pop()[-1].version == 4
+    finally:  # the other namespace is this test's to clean
+        for key in client.scan_iter(match=f"{namespace}-other:*"):
+            client.delete(key)
     stamps = [None, None, stamp]  # the append's stamp is heard on its last event
     expected = [
         StoredEvent(v, {**EVENT, "n": v - 1}, None, stamps[v - 1], at=AT) for v in (1, 2, 3)
     ]
     assert heard == [expected]
     assert hub.watching() == 0  # the watch is gone with its block
-    for key in client.scan_iter(match=f"{namespace}-other:*"):
-        client.delete(key)
 
 
 def test_an_append_published_without_stamps_is_heard_as_it_was(
@@ -147,4 +153,4 @@ def test_closing_the_hub_wakes_every_waiter(client: RedisClient, namespace: str)
         threading.Timer(0.3, hub.close).start()
         started = time.monotonic()
         assert follower.next(30) == []
-        assert follower.closed and time.monotonic() - started < 5
+        assert follower.closed and time.monotonic() - started < 20  # at the close, not at 30 s

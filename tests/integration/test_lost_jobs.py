@@ -16,6 +16,7 @@ from game.editions import EDITIONS
 from game.legal import legal_commands
 from game.table import OpenTable, TakeSeat, step, waiting_on
 from play.context import Context
+from tests.waits import wait_until
 
 from .workers import WorkerProcess, over, start_worker, submit, wait_for
 
@@ -37,6 +38,12 @@ class DyingQueue(Queue):
         raise Crashed
 
 
+def sweeping(ctx: Context) -> None:
+    """Until a worker has swept for lost jobs (it holds the sweep's lock, a second at a time)."""
+    lock = f"{ctx.settings.namespace}:sweep-lock"
+    wait_until(lambda: ctx.queue.connection.exists(lock), "a worker to sweep for lost jobs")
+
+
 @pytest.fixture
 def dying(ctx: Context) -> Context:
     """The same games and queue name, in a process that dies between append and enqueue."""
@@ -51,7 +58,7 @@ def test_a_bot_turn_whose_job_is_lost_is_played_within_the_bound(
     sweep finds the game overdue and the bot answers within 10 s."""
     worker = start_worker(redis_url, ctx)
     try:
-        time.sleep(1.5)  # the worker is up before the job is lost: no start-up sweep helps
+        sweeping(ctx)  # the worker is up before the job is lost: no start-up sweep helps
         table = OpenTable("2019", (None, "heuristic"), "lost", first_player=0,
                           host=TakeSeat(0, "ann", "h"))  # fmt: skip
         opened = submit(ctx, "lost-bot", table, expected_version=0)
@@ -81,7 +88,7 @@ def test_a_deadline_whose_job_is_lost_still_ends_the_turn(
     before its deadline and within the bound after it."""
     worker = start_worker(redis_url, ctx)
     try:
-        time.sleep(1.5)
+        sweeping(ctx)
         table = OpenTable("classic", (None, "heuristic"), "late", first_player=0, turn_seconds=2,
                           host=TakeSeat(0, "ann", "h"))  # fmt: skip
         started = time.monotonic()

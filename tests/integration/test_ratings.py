@@ -21,8 +21,9 @@ from play.context import Context
 from play.lobby import open_table, send_to_table
 from play.records import rebuild, record_finished, record_table, table_games
 from tests.redis_keys import delete_namespace, new_namespace
+from tests.waits import wait_until
 
-from .workers import over, start_worker, wait_for
+from .workers import over, start_worker, wait_for, wait_for_sweeps
 
 pytestmark = [pytest.mark.redis]
 
@@ -81,20 +82,27 @@ def test_ranked_games_ended_by_workers_rate_each_player_once(
     for game_id, players in tables.items():
         ranked_table(ctx, game_id, players, turn_seconds=1, on_timeout="forfeit")
     done = threading.Event()
+    rounds = [0, 0]  # each seer's rounds over every table
 
-    def see_them_end() -> None:
+    def see_them_end(seer: int) -> None:
         while not done.is_set():
             for game_id in tables:
                 record_table(ctx, game_id)
-            time.sleep(0.01)
+            rounds[seer] += 1
 
-    seers = [threading.Thread(target=see_them_end) for _ in range(2)]
+    seers = [threading.Thread(target=see_them_end, args=(seer,)) for seer in range(2)]
     for seer in seers:
         seer.start()
     try:
         for game_id in tables:
             wait_for(ctx, game_id, over, 30)
-        time.sleep(1.0)
+        after = list(rounds)
+
+        def again() -> bool:
+            """Each seer has gone over every table at least once more since the last end."""
+            return all(n > seen + 1 for n, seen in zip(rounds, after, strict=True))
+
+        wait_until(again, "each seer to record every table again after the last end")
     finally:
         done.set()
         for seer in seers:
@@ -139,7 +147,7 @@ def test_a_worker_killed_between_a_games_end_and_its_rating_leaves_it_to_a_fresh
     while not any(item.game_id == "killed" for item in relays.overdue(time.time() + 3600)):
         assert time.monotonic() < deadline, "the end's relay record is gone"
         time.sleep(0.1)
-    time.sleep(1.5)  # the worker's sweep tries again, and fails again
+    wait_for_sweeps(ctx, 2)  # the worker's sweep tries again, and fails again
     assert not ctx.ratings.recorded("2019", "killed#1")
     assert any(item.game_id == "killed" for item in relays.overdue(time.time() + 3600))
     worker.kill()
@@ -148,11 +156,8 @@ def test_a_worker_killed_between_a_games_end_and_its_rating_leaves_it_to_a_fresh
     single_client.delete(ratings_key)
     assert ctx.ratings.all_ratings("2019") == {}
     stopping.append(start_worker(redis_url, ctx))
-    deadline = time.monotonic() + 20
-    while not ctx.ratings.all_ratings("2019"):
-        assert time.monotonic() < deadline, "the fresh worker's sweep rated nothing"
-        time.sleep(0.2)
-    time.sleep(1.5)  # a sweep or two more: none rates it again
+    wait_until(lambda: ctx.ratings.all_ratings("2019"), "a fresh worker's sweep to rate the game")
+    wait_for_sweeps(ctx, 2)  # a sweep or two more: none rates it again
     ratings = ctx.ratings.all_ratings("2019")
     assert {p: r.games for p, r in ratings.items()} == {"eve": 1}  # fay stayed: not played
     assert ratings == expected_ratings(ctx, ["killed"])

@@ -25,6 +25,7 @@ from play.send_command import Sent, send_command
 from play.settings import Settings
 from tests.integration.workers import submit
 from tests.redis_keys import new_namespace
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.redis
 
@@ -37,8 +38,10 @@ def replica_of(master: EmbeddedRedis, folder: Path) -> EmbeddedRedis:
     replica.start()
     client = redis.Redis(port=replica.port)
     with client:
-        while client.info("replication")["master_link_status"] != "up":
-            pass
+        wait_until(
+            lambda: client.info("replication")["master_link_status"] == "up",
+            "the replica to be in sync with its master",
+        )
     return replica
 
 
@@ -148,8 +151,10 @@ def test_appends_follow_a_manual_failover(
     replica = replicated_cluster.replica_of(was)
     with redis.Redis(port=replica.port) as promoted:
         promoted.execute_command("CLUSTER", "FAILOVER")
-        while promoted.info("replication")["role"] != "master":
-            pass
+        wait_until(
+            lambda: promoted.info("replication")["role"] == "master",
+            "the replica to take over as master",
+        )
     second = store.append("g1", 1, EVENT, expected_stamp=first.stamp)
     assert second.ok and second.replicated
     assert owner(store.redis, store.stream_key("g1")) == replica.port

@@ -94,6 +94,21 @@ def wait_for(
         time.sleep(0.1)
 
 
+def wait_for_sweeps(ctx: Context, count: int, seconds: float = 30.0) -> None:
+    """Until the workers have begun `count` sweeps for lost jobs from now (each sweep takes
+    the sweep's lock anew, for a second: its time to live jumps back up)."""
+    lock = f"{ctx.settings.namespace}:sweep-lock"
+    deadline = time.monotonic() + seconds
+    begun, left = 0, int(ctx.queue.connection.pttl(lock))
+    while begun < count:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{begun} sweep(s) in {seconds} s, not {count}")
+        time.sleep(0.02)
+        now = int(ctx.queue.connection.pttl(lock))
+        begun += now > left
+        left = now
+
+
 def over(game: LoadedGame) -> bool:
     """Whether the game at this table has ended."""
     return game.table is not None and game.table.status == "over"
