@@ -1,0 +1,78 @@
+"""Which of a seat's legal moves put that seat out of the round for certain, judged from its view
+alone (so the answer tells nothing the seat does not know): a client asks for a confirmation
+before sending one.
+
+Certain means: whatever the cards the seat can't see, the move eliminates its own player. That
+is playing or discarding a card that puts its holder out (the Princess: played, discarded to a
+Prince chosen on yourself, or to a redraw the Bishop offered), comparing hands with a player
+whose card is known (or, counting every card seen, can only be) to win the comparison (Baron,
+Dowager Queen), or choosing a player who can only hold a card that foils the one played (a
+Guard on the Assassin).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from game.bots.beliefs import Beliefs
+from game.cards import CARDS
+from game.commands import AnswerRedraw, Command, PlayCard
+from game.editions import EDITIONS
+from game.views import SeatView
+
+# A played card whose comparison its player loses when `loses(mine, theirs)` holds of the
+# numbers: the Baron's lower number, the Dowager Queen's higher one.
+COMPARES: dict[str, Callable[[int, int], bool]] = {
+    "baron": lambda mine, theirs: mine < theirs,
+    "dowager_queen": lambda mine, theirs: mine > theirs,
+}
+# A played card that makes the chosen player discard their hand (and draw again).
+DISCARDS_CHOSEN_HAND = frozenset({"prince"})
+
+
+def puts_you_out(view: SeatView, legal: Sequence[Command]) -> list[int]:
+    """The positions in `legal` of the moves certain to put `view.you` out of the round."""
+    if view.you is None or not view.hand or not legal:
+        return []
+    seen = _Seen(view)
+    return [index for index, command in enumerate(legal) if seen.certain_out(command)]
+
+
+class _Seen:
+    """What the seat knows: its hand, and the cards each other player may hold."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.rank = EDITIONS[view.edition].rank
+        self._beliefs: Beliefs | None = None
+
+    def may_hold(self, seat: int) -> list[str]:
+        """Every card `seat` may hold, as far as this seat knows."""
+        if self._beliefs is None:
+            self._beliefs = Beliefs.from_view(self.view, lean=False)
+        known = self._beliefs.held.get(seat)
+        return [known] if known is not None else list(self._beliefs.unseen)
+
+    def certain_out(self, command: Command) -> bool:
+        hand = self.view.hand or ()
+        if isinstance(command, AnswerRedraw):
+            return command.redraw and any(CARDS[card].out_when_discarded for card in hand)
+        if not isinstance(command, PlayCard):
+            return False  # the Chancellor's cards go under the deck, never to a discard pile
+        if CARDS[command.card].out_when_discarded:
+            return True
+        kept = list(hand)
+        kept.remove(command.card)
+        left = kept[0] if kept else None
+        if command.card in DISCARDS_CHOSEN_HAND and command.targets == (self.view.you,):
+            return left is not None and CARDS[left].out_when_discarded
+        others = [seat for seat in command.targets if seat != self.view.you]
+        if len(others) != 1:
+            return False
+        theirs = self.may_hold(others[0])
+        if theirs and all(command.card in CARDS[card].foils for card in theirs):
+            return True
+        loses = COMPARES.get(command.card)
+        if loses is None or left is None or not theirs:
+            return False
+        return all(loses(self.rank[left], self.rank[card]) for card in theirs)
