@@ -13,6 +13,7 @@ Guard on the Assassin).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from game.bots.beliefs import Beliefs
 from game.cards import CARDS
@@ -34,8 +35,33 @@ def puts_you_out(view: SeatView, legal: Sequence[Command]) -> list[int]:
     """The positions in `legal` of the moves certain to put `view.you` out of the round."""
     if view.you is None or not view.hand or not legal:
         return []
+    hand = view.hand
+    if any(CARDS[card].out_when_discarded for card in hand):
+        risky = None  # any move may discard her: look at each
+    else:
+        risky = {card for card in hand if card in COMPARES or card in _foiled(view.edition)}
+        if not risky:
+            return []  # the usual hand: no look at the moves needed
     seen = _Seen(view)
-    return [index for index, command in enumerate(legal) if seen.certain_out(command)]
+    verdicts: dict[tuple[object, ...], bool] = {}  # a Guard's name changes nothing here
+    out = []
+    for index, command in enumerate(legal):
+        card = getattr(command, "card", None)
+        if risky is not None and card not in risky:
+            continue
+        targets = getattr(command, "targets", ())
+        key = (type(command), card, targets, getattr(command, "redraw", None))
+        if key not in verdicts:
+            verdicts[key] = seen.certain_out(command)
+        if verdicts[key]:
+            out.append(index)
+    return out
+
+
+@cache
+def _foiled(edition: str) -> frozenset[str]:
+    """The cards that some card of the edition foils (a Guard, where there is an Assassin)."""
+    return frozenset(foiled for card in EDITIONS[edition].rank for foiled in CARDS[card].foils)
 
 
 class _Seen:
@@ -67,12 +93,12 @@ class _Seen:
         if command.card in DISCARDS_CHOSEN_HAND and command.targets == (self.view.you,):
             return left is not None and CARDS[left].out_when_discarded
         others = [seat for seat in command.targets if seat != self.view.you]
-        if len(others) != 1:
+        loses = COMPARES.get(command.card)
+        if len(others) != 1 or (loses is None and command.card not in _foiled(self.view.edition)):
             return False
         theirs = self.may_hold(others[0])
         if theirs and all(command.card in CARDS[card].foils for card in theirs):
             return True
-        loses = COMPARES.get(command.card)
         if loses is None or left is None or not theirs:
             return False
         return all(loses(self.rank[left], self.rank[card]) for card in theirs)

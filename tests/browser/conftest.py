@@ -160,11 +160,18 @@ OVERFLOWING_TEXT = """() => [...document.querySelectorAll('body *')].filter((box
     + ` in ${box.clientWidth}x${box.clientHeight})`)"""
 
 
+# The cards arriving on a table (a play, a draw: under half a second each), to let end first.
+ARRIVALS_END = """() => Promise.all(document.getAnimations()
+  .filter((motion) => ['card-arrives', 'card-drawn', 'deck-deals'].includes(motion.animationName))
+  .map((motion) => motion.finished.catch(() => null)))"""
+
+
 def screenshot(page: Page, name: str) -> list[Path]:
     """Full-page screenshots at desktop and phone widths (`<name>-1280.png`, `<name>-375.png`),
     checking at each width that nothing sticks out sideways, no text overflows its box, and
     every control has a name."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate(ARRIVALS_END)
     paths = []
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)

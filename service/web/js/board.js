@@ -112,9 +112,9 @@ function seatTile(view, game, seat, { you, acting, known, before, asking, places
   let holding = null;
   if (shown) {
     const fresh = newCards(shown, before?.hands?.[seat.seat]);
-    holding = h("span", { class: "held", "data-hand-of": seat.seat }, shown.length
+    holding = h("span", { class: "held small" }, t("seat.hand"), " ", h("span", { "data-hand-of": seat.seat }, shown.length
       ? shown.map((id, index) => chip(view.edition, id, { arrived: fresh[index] && Boolean(before) }))
-      : t("seat.hand.none"));
+      : t("seat.hand.none")));
   } else if (!mine && seat.hand_size) {
     holding = [backs(seat.hand_size, earlier && seat.hand_size > earlier.hand_size),
       known ? h("span", { class: "known-card small" }, t("seat.known"), " ", chip(view.edition, known)) : null];
@@ -129,9 +129,9 @@ function seatTile(view, game, seat, { you, acting, known, before, asking, places
   },
   h("div", { class: "seat-head" },
     h("span", { class: "seat-name" }, t("seat.name", { name: seat.name, you: mine ? "yes" : "no" })),
-    bot ? h("span", { class: "bot-kind muted small" }, botName(bot)) : presenceMark(game.id, seat.seat, seat.name),
-    tokenRow(seat.tokens, view.tokens_to_win)),
+    bot ? h("span", { class: "bot-kind muted small" }, botName(bot)) : presenceMark(game.id, seat.seat, seat.name)),
   h("div", { class: "seat-cards" },
+    tokenRow(seat.tokens, view.tokens_to_win),
     badges,
     holding,
     seat.discards.length

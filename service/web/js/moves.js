@@ -137,7 +137,8 @@ export function composer(legal, context, { send, changed = () => {}, out = [], r
   }
 
   function asking() {
-    const asked = sending || confirming ? null : next();
+    if (confirming) return { field: null, chosen: { ...chosen }, has: () => false, choose: () => {} };
+    const asked = sending ? null : next();
     if (!asked) return null;
     const keys = new Set(asked.values.map(key));
     return { field: asked.field, chosen: { ...chosen }, has: (value) => keys.has(key(value)), choose: (value) => choose(asked.field, value) };

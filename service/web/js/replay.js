@@ -166,7 +166,7 @@ export async function showReplay(root, gameId, start) {
     }), { follow: true });
     replace(roundLinks, h("span", { class: "small" }, t("replay.rounds")), " ",
       steps.filter((other) => other.turn === 0).map((deal) => h("a", {
-        href: address(deal), "data-round-link": stepAddress(deal),
+        href: address(deal), "data-round-link": stepAddress({ game: deal.game, round: deal.round }),
         "aria-current": step && deal.game === step.game && deal.round === step.round ? "true" : undefined,
         onclick: (event) => { event.preventDefault(); goStep(steps.indexOf(deal)); },
       }, t("replay.round", { game: deal.game, several: steps.at(-1).game > 1 ? "yes" : "no", round: deal.round }))));

@@ -38,7 +38,7 @@ function commitmentStatus(round, upTo = Infinity) {
   return element;
 }
 
-/** One round's summary; `href(round)`: where its link goes (the replay, from its deal). */
+/** One round's summary, and a link beside it (`href(round)`: the replay, from its deal). */
 function summary(round, { edition, names, upTo, open, href, go }) {
   const who = (seat) => names[seat] || t("seat.number", { number: seat + 1 });
   const ended = round.ended !== null && round.ended <= upTo;
@@ -53,12 +53,12 @@ function summary(round, { edition, names, upTo, open, href, go }) {
   const details = h("details", { "data-round": round.round, "data-game": round.game, open: opened.get(key) ?? open });
   const heading = h("summary", { onclick: () => opened.set(key, !details.open) }, title);
   const link = href
-    ? h("p", { class: "small" }, h("a", {
-      href: href(round), "data-round-link": round.round,
+    ? h("a", {
+      class: "round-link small", href: href(round), "data-round-link": round.round, "data-game": round.game,
       onclick: go ? (event) => { event.preventDefault(); go(round); } : undefined,
-    }, t("rounds.replay", { round: round.round })))
+    }, t("rounds.replay", { round: round.round }))
     : null;
-  return append(details, [heading, link,
+  append(details, [heading,
     revealed.length
       ? h("ul", { class: "small" }, revealed.map((r) => h("li", {},
         t("rounds.revealed", { player: who(r.seat), how: r.how, held: r.cards.length ? "yes" : "no" }), " ",
@@ -73,6 +73,7 @@ function summary(round, { edition, names, upTo, open, href, go }) {
     h("p", { class: "small" },
       h("span", { class: "commitment", title: t("rounds.commitment.title") }, t("rounds.commitment", { hash: round.commitment.slice(0, 16) }), " "),
       commitmentStatus(round, upTo))]);
+  return h("div", { class: "round-summary" }, details, link);
 }
 
 /** The rounds panel; `upTo`: only what had happened by that version; `href(round)`: each

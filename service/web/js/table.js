@@ -112,7 +112,7 @@ export async function showTable(root, gameId) {
           edition: editionName(game.edition), seats: game.seats.length, timed: game.turn_seconds ? "yes" : "no",
           time: game.turn_seconds ? formatDuration(game.turn_seconds) : "",
         })),
-        h("span", { class: "muted" }, t("table.you", { watching: you === null ? "yes" : "no", name: you !== null ? names[you] : "" }))),
+        h("span", { class: "muted you-are" }, t("table.you", { watching: you === null ? "yes" : "no", name: you !== null ? names[you] : "" }))),
       h("div", { class: "row" },
         h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay` }, t("table.replay")),
         h("a", { href: "#/" }, t("app.nav.lobby"))));
