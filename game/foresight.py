@@ -12,10 +12,10 @@ Guard on the Assassin).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from game.bots.beliefs import Beliefs
 from game.cards import CARDS
 from game.commands import AnswerRedraw, Command, PlayCard
 from game.editions import EDITIONS
@@ -70,14 +70,27 @@ class _Seen:
     def __init__(self, view: SeatView) -> None:
         self.view = view
         self.rank = EDITIONS[view.edition].rank
-        self._beliefs: Beliefs | None = None
+        self._unseen: list[str] | None = None
+        facts = [fact for fact in view.known if fact.still_held]
+        self._held = {f.seat: f.card for f in facts if f.seat is not None and f.seat != view.you}
+        self._under_deck = [fact.card for fact in facts if fact.seat is None]
 
     def may_hold(self, seat: int) -> list[str]:
-        """Every card `seat` may hold, as far as this seat knows."""
-        if self._beliefs is None:
-            self._beliefs = Beliefs.from_view(self.view, lean=False)
-        known = self._beliefs.held.get(seat)
-        return [known] if known is not None else list(self._beliefs.unseen)
+        """Every card `seat` may hold, as far as this seat knows: the one it saw there (if still
+        held), else any card it has not seen (in no hand it knows, no pile, not face up)."""
+        if seat in self._held:
+            return [self._held[seat]]
+        if self._unseen is None:
+            view = self.view
+            unseen = Counter(EDITIONS[view.edition].deck)
+            unseen.subtract(view.hand or ())
+            unseen.subtract(view.face_up)
+            for public in view.seats:
+                unseen.subtract(public.discards)
+            unseen.subtract(self._held.values())
+            unseen.subtract(self._under_deck)
+            self._unseen = [card for card, count in unseen.items() if count > 0]
+        return self._unseen
 
     def certain_out(self, command: Command) -> bool:
         hand = self.view.hand or ()

@@ -138,7 +138,8 @@ def test_no_page_has_a_serious_axe_violation(
         "table, watching": (visitor, f"/#/games/{playing}", "#table [data-board] .seats"),
         "table, game over": (page, f"/#/games/{finished}", "[data-game-over]"),
         "replay": (page, f"/#/games/{finished}/replay/5", "#replay[data-version='5']"),
-        "replay, by turn": (page, f"/#/games/{finished}/replay/r1/t1", "#replay[data-step='r1/t1']"),
+        "replay, by turn":
+            (page, f"/#/games/{finished}/replay/r1/t1", "#replay[data-step='r1/t1']"),
         "nothing here": (visitor, "/#/nowhere", "main h1"),
         "my games, as nobody yet": (visitor, "/#/me", "#guest"),
         "leaderboard": (visitor, "/#/leaderboards/2019", "#leaderboard tbody tr"),
@@ -324,5 +325,6 @@ def test_motion_follows_prefers_reduced_motion(
     assert shown["moving"]["animation"] == "your-turn"
     assert shown["moving"]["transition"] != "0s"
     assert shown["moving"]["arrival"] == "card-drawn"
-    assert shown["still"] == {"animation": "none", "transition": "0s", "arrival": "none", "scrolling": "auto"}
+    still = {"animation": "none", "transition": "0s", "arrival": "none", "scrolling": "auto"}
+    assert shown["still"] == still
     assert shown["moving"]["scrolling"] == "auto"

@@ -312,8 +312,8 @@ def test_the_replay_goes_by_round_and_turn(
     shown(1, 0)
     page.goto(f"{replay}/r2/t{played}")  # the address to share: opened anew, the same turn
     shown(2, played)
-    first_turn = next(index for index, step in enumerate(steps) if (step["round"], step["turn"]) == (1, 1))
-    page.locator(f"#log a[data-step='{first_turn}']").first.click()
+    first = next(index for index, s in enumerate(steps) if (s["round"], s["turn"]) == (1, 1))
+    page.locator(f"#log a[data-step='{first}']").first.click()
     shown(1, 1)
     # An address naming a version still shows that version.
     middle = steps[len(steps) // 2]["last"] - 1
