@@ -8,6 +8,7 @@
 
 import { arrowKeys, h, listing } from "./dom.js";
 import { card, cardsNumbered, named, theCard } from "./cards.js";
+import { cardFace } from "./face.js";
 import { t } from "./i18n.js";
 
 // The fields a command is chosen by, in order.
@@ -145,9 +146,14 @@ export function composer(legal, context, { send, changed = () => {}, out = [], r
   }
 
   function choiceButtons(field, values) {
-    return h("div", { class: "choices", onkeydown: arrowKeys }, values.map((value) => h("button", {
-      type: "button", "data-choice": field, "data-value": key(value), onclick: () => choose(field, value),
-    }, label(field, value, context))));
+    return h("div", { class: "choices", onkeydown: arrowKeys }, values.map((value) => {
+      const words = label(field, value, context);
+      const named = field === "guess" && typeof value === "string"; // a card: its face
+      return h("button", {
+        type: "button", class: named ? "face-choice" : undefined, "data-choice": field, "data-value": key(value),
+        "aria-label": named ? words : undefined, onclick: () => choose(field, value),
+      }, named ? cardFace(context.edition, value) : words);
+    }));
   }
 
   function render(focusing, telling = true) {
@@ -174,6 +180,9 @@ export function composer(legal, context, { send, changed = () => {}, out = [], r
       parts.push(h("p", { class: "prompt", "data-prompt": asked.field }, question(asked.field, asked.values, context), " ",
         h("span", { class: "muted" }, t("moves.hint.hand"))));
     } else if (asked) {
+      if ("card" in chosen) {
+        parts.push(h("p", { class: "so-far", "data-so-far": "" }, t("moves.so_far", { move: sentence({ type: "play", ...chosen }, context) })));
+      }
       parts.push(h("fieldset", { "data-step": asked.field },
         h("legend", {}, question(asked.field, asked.values, context)),
         asked.field === "targets" && asked.values.some((value) => value.length === 1)
