@@ -134,20 +134,21 @@ export async function showReplay(root, gameId, start) {
     const names = head.game.seats.map((seat) => seat.name);
     const you = token ? held.seat : null;
     const step = steps[at];
+    const several = steps.at(-1)?.game > 1 ? "yes" : "no"; // games at this table (rematches)
     const lines = logLines(events.filter((event) => event.version <= version), { edition: game.edition, names });
     const latest = lines.at(-1);
-    const current = (line) => (step ? line.version >= step.first : line === latest);
     position.textContent = step
       ? t("replay.position", {
-        game: step.game, several: steps.at(-1).game > 1 ? "yes" : "no", round: step.round, turn: step.turn,
+        game: step.game, several, round: step.round, turn: step.turn,
         turns: steps.filter((other) => other.game === step.game && other.round === step.round).length - 1,
         happened: latest ? "yes" : "no", line: latest?.text || "",
       })
       : t("replay.before_position", { version });
     slider.setAttribute("aria-valuetext", position.textContent);
-    const before = shownView && data.view && shownView.round === data.view.round && version > (page.dataset.version || 0) ? shownView : null;
+    // A step forward in the same round shows its cards arriving.
+    const forward = shownView && data.view && shownView.round === data.view.round && version > Number(page.dataset.version || 0);
     if (data.view) {
-      const parts = board(data.view, game, { you, before });
+      const parts = board(data.view, game, { you, before: forward ? shownView : null });
       replace(shown, parts.table,
         parts.hand ? h("section", { class: "panel", "aria-labelledby": "hand-title" }, h("h2", { id: "hand-title" }, t("board.hand.title")), parts.hand) : null,
         parts.known);
@@ -156,20 +157,13 @@ export async function showReplay(root, gameId, start) {
         h("p", {}, t("replay.seats", { seats: listing(game.seats.map((seat) => seat.name || t("seat.open"))) }))));
     }
     shownView = data.view;
-    log.show(lines.map((line) => {
-      const index = stepAt(steps, line.version);
-      const here = current(line);
-      return h("li", { class: `${line.kind}${here ? " current" : ""}`, "data-version": line.version, "aria-current": here && line === latest ? "step" : undefined },
-        index >= 0
-          ? h("a", { href: address(steps[index]), "data-step": index, tabindex: here && line === latest ? 0 : -1, onclick: (event) => { event.preventDefault(); goStep(index); } }, line.text)
-          : line.text);
-    }), { follow: true });
+    log.show(lines.map((line) => logItem(line, { current: step ? line.version >= step.first : line === latest, latest: line === latest })), { follow: true });
     replace(roundLinks, h("span", { class: "small" }, t("replay.rounds")), " ",
       steps.filter((other) => other.turn === 0).map((deal) => h("a", {
         href: address(deal), "data-round-link": stepAddress({ game: deal.game, round: deal.round }),
         "aria-current": step && deal.game === step.game && deal.round === step.round ? "true" : undefined,
         onclick: (event) => { event.preventDefault(); goStep(steps.indexOf(deal)); },
-      }, t("replay.round", { game: deal.game, several: steps.at(-1).game > 1 ? "yes" : "no", round: deal.round }))));
+      }, t("replay.round", { game: deal.game, several, round: deal.round }))));
     replace(rounds, roundsPanel(roundSummaries(events), {
       edition: game.edition, names, upTo: version,
       href: (round) => address(round),
@@ -178,6 +172,19 @@ export async function showReplay(root, gameId, start) {
     page.dataset.version = version;
     page.dataset.step = step ? stepAddress(step) : "";
     page.dataset.audience = token ? "seat" : "spectator";
+  }
+
+  /** A line of the log: a link to its turn (the keyboard reaches the newest; the arrow keys
+   *  the others), marked when it belongs to the turn shown. */
+  function logItem(line, { current, latest }) {
+    const index = stepAt(steps, line.version);
+    return h("li", { class: `${line.kind}${current ? " current" : ""}`, "data-version": line.version, "aria-current": latest ? "step" : undefined },
+      index >= 0
+        ? h("a", {
+          href: address(steps[index]), "data-step": index, tabindex: latest ? 0 : -1,
+          onclick: (event) => { event.preventDefault(); goStep(index); },
+        }, line.text)
+        : line.text);
   }
 
   audienceChoices();
