@@ -12,6 +12,7 @@ from events.players import Presence
 from events.store import StoredEvent
 from events.vocabulary import Vocabulary
 from game.audiences import Audience, Reader, audience_at
+from game.foresight import puts_you_out
 from game.legal import legal_commands
 from game.table import Table
 from game.views import redact, view
@@ -76,12 +77,17 @@ def view_json(
     state = table.game
     seen = None if state is None else view(state, who.seat, everything=who.everything)
     legal: list[dict[str, Any]] = []
-    if state is not None and who.seat is not None and state.current == who.seat:
-        legal = [wire_command(command) for command in legal_commands(state)]
+    out: list[int] = []
+    acting = state is not None and who.seat is not None and state.current == who.seat
+    if acting and state is not None and seen is not None:
+        commands = legal_commands(state)
+        legal = [wire_command(command) for command in commands]
+        out = puts_you_out(seen, commands)  # from the seat's own view: it tells nothing new
     return {
         "game": table_json(game_id, loaded, presence),
         "view": seen,  # a dataclass: the app's orjson writes it as an object, field by field
         "legal": legal,
+        "puts_you_out": out,
     }
 
 

@@ -248,6 +248,15 @@ class ViewSchema(Schema):
             " (empty when it is not this seat's turn)"
         },
     )
+    puts_you_out = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={
+            "description": "the positions in `legal` of the moves certain to put the asking seat"
+            " out of the round, judged from its own view alone (a Princess played or discarded,"
+            " a comparison it can only lose, a Guard on a known Assassin): ask before sending"
+        },
+    )
 
 
 class FeedQuerySchema(Schema):

@@ -47,7 +47,10 @@ TIMEOUT_MS = 15_000
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """One `loveletter serve` for every browser test, stopped cleanly at the end."""
-    served = Served(tmp_path_factory.mktemp("browser-serve"))
+    # Every browser here comes from 127.0.0.1: the per-address bounds on guests and thinking bots
+    # (tested through the API, tests/api/test_bounds.py) would stop the suite partway.
+    unbounded = {"LOVELETTER_GUESTS_PER_HOUR": "off", "LOVELETTER_BOT_TABLES": "off"}
+    served = Served(tmp_path_factory.mktemp("browser-serve"), settings=unbounded)
     try:
         served.wait_ready()
         yield served
@@ -160,11 +163,18 @@ OVERFLOWING_TEXT = """() => [...document.querySelectorAll('body *')].filter((box
     + ` in ${box.clientWidth}x${box.clientHeight})`)"""
 
 
+# The cards arriving on a table (a play, a draw: under half a second each), to let end first.
+ARRIVALS_END = """() => Promise.all(document.getAnimations()
+  .filter((motion) => ['card-arrives', 'card-drawn', 'deck-deals'].includes(motion.animationName))
+  .map((motion) => motion.finished.catch(() => null)))"""
+
+
 def screenshot(page: Page, name: str) -> list[Path]:
     """Full-page screenshots at desktop and phone widths (`<name>-1280.png`, `<name>-375.png`),
     checking at each width that nothing sticks out sideways, no text overflows its box, and
     every control has a name."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate(ARRIVALS_END)
     paths = []
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)

@@ -48,13 +48,15 @@ def version(page: Page) -> int:
     return int(page.locator("#table").get_attribute("data-version") or 0)
 
 
-# A move to make (a choice, or a forced move to confirm), or the game's end.
-READY = "#moves [data-choice], #moves [data-confirm], [data-game-over]"
+# A choice of a move to make (a card of the hand, a player, a name...), the confirmation of a
+# move that puts the seat out, or the game's end.
+CHOICES = "#moves [data-choice], #moves [data-confirm]"
+READY = f"{CHOICES}, [data-game-over]"
 
 
 def my_turn(page: Page) -> bool:
     """Whether the page offers a move now."""
-    return page.locator("#moves [data-choice], #moves [data-confirm]").count() > 0
+    return page.locator(CHOICES).count() > 0
 
 
 def wait_for_turn(page: Page) -> None:
@@ -68,18 +70,27 @@ def over(page: Page) -> bool:
 
 
 def compose(page: Page, rng: random.Random) -> None:
-    """Choose at random among the offered choices until the move can be confirmed."""
+    """Tap the offered choices at random (cards of the hand, players, names) until the move is
+    whole: the page sends it then, or asks first when it puts the seat out (then: yes)."""
     moves = page.locator("#moves")
-    while not moves.locator("[data-confirm]").count():
+    before = version(page)
+    deadline = time.monotonic() + TURN_TIMEOUT_MS / 1000
+    while not moves.locator("[data-sending]").count() and version(page) == before:
+        assert time.monotonic() < deadline, "the move was never sent"
+        if moves.locator("[data-confirm]").count():
+            moves.locator("[data-confirm]").click()
+            return
         choices = moves.locator("[data-choice]")
-        choices.nth(rng.randrange(choices.count())).click()
+        count = choices.count()
+        if not count:
+            return  # sent and answered already: the page shows the next state
+        choices.nth(rng.randrange(count)).click()
 
 
 def take_turn(page: Page, rng: random.Random) -> None:
-    """Compose a move, confirm it, and wait for the table to move on."""
+    """Compose a move (it is sent once whole) and wait for the table to move on."""
     before = version(page)
     compose(page, rng)
-    page.locator("#moves [data-confirm]").click()
     page.locator(f"#table:not([data-version='{before}'])").wait_for()
 
 

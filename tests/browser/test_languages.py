@@ -121,7 +121,7 @@ def test_a_game_against_a_bot_is_played_to_the_end_in(
     screenshot(page, f"table-over-{language}")
 
     page.locator(f"a[href='#/games/{game}/replay']").first.click()
-    page.locator("#replay[data-version='1']").wait_for()
+    page.locator("#replay[data-step='r1/t0']").wait_for()  # the first deal
     middle = api_view(server.base, game, token)["game"]["version"] // 2
     page.goto(f"{server.base}/#/games/{game}/replay/{middle}")
     page.locator(f"#replay[data-version='{middle}'] [data-hand]").wait_for()

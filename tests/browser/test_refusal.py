@@ -36,9 +36,8 @@ def test_a_refused_move_is_said_in_the_pages_language(
     page.route("**/commands", tamper)
     browser.allow(r"status of 422")  # Chromium's own note of the refused request
     rng = random.Random(5)
-    compose(page, rng)
     with page.expect_response("**/commands") as answered:
-        page.locator("#moves [data-confirm]").click()
+        compose(page, rng)  # sent as soon as it is whole
     refusal = answered.value.json()
     assert answered.value.status == 422
     assert refusal["code"] == "card-not-in-hand" and refusal["detail"]

@@ -101,7 +101,13 @@ def user_environment(data_dir: Path) -> dict[str, str]:
 class Served:
     """One `loveletter serve --port <free>` run in `folder` (its log and data live there)."""
 
-    def __init__(self, folder: Path, *args: str, path: str | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        *args: str,
+        path: str | None = None,
+        settings: dict[str, str] | None = None,
+    ) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         self.port = free_port()
@@ -109,6 +115,7 @@ class Served:
         self.log_path = folder / "serve.log"
         self._log: IO[str] = self.log_path.open("w+")
         env = user_environment(folder / "data")
+        env.update(settings or {})
         if path is not None:  # another PATH, e.g. one with no redis-server on it
             env["PATH"] = path
         self.process = subprocess.Popen(

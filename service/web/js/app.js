@@ -5,7 +5,7 @@
 //   #/me                     my games (as this browser's player), live from the inbox
 //   #/queue/<entry>          waiting for a quick-play game (then its table)
 //   #/games/<game>           the table (as your seat if this browser holds one, else watching)
-//   #/games/<game>/replay[/<version>]
+//   #/games/<game>/replay[/r<round>[/t<turn>] | /<version>]   (g<game>/ before r after a rematch)
 //   #/leaderboards[/<edition>[/<page>]]   an edition's leaderboard
 //   #/players/<id>           a player's record and rating history
 //   #/rules[/<edition>[#<card>]]   how to play, and an edition's cards (one card's address)
@@ -30,7 +30,7 @@ const ROUTES = [
   [/^#\/me$/, (root) => showMyGames(root)],
   [/^#\/queue\/([^/]+)$/, (root, id) => showQueue(root, id)],
   [/^#\/games\/([^/]+)$/, (root, id) => showTable(root, id)],
-  [/^#\/games\/([^/]+)\/replay(?:\/(\d+))?$/, (root, id, version) => showReplay(root, id, version)],
+  [/^#\/games\/([^/]+)\/replay(?:\/((?:g\d+\/)?r\d+(?:\/t\d+)?|\d+))?$/, (root, id, at) => showReplay(root, id, at)],
   [/^#\/leaderboards(?:\/([^/]+)(?:\/(\d+))?)?$/, (root, edition, page) => showLeaderboard(root, edition || undefined, page)],
   [/^#\/players\/([^/]+)$/, (root, id) => showPlayerRecord(root, id)],
   [/^#\/rules(?:\/([^/#]+))?(?:#([^/#]+))?$/, (root, edition, card) => showRules(root, edition, card)],

@@ -1,4 +1,4 @@
-// Building the page: h("button", {class: "primary", onclick}, t("moves.confirm")) and friends.
+// Building the page: h("button", {class: "primary", onclick}, t("moves.restart")) and friends.
 
 import { formatList } from "./i18n.js";
 
@@ -39,4 +39,15 @@ export function listing(items) {
 /** Whether the keyboard focus is inside `element`. */
 export function holdsFocus(element) {
   return element.contains(document.activeElement);
+}
+
+/** A keydown listener for a group of choices: the arrow keys move the focus along the group's
+ *  buttons or links (and Home/End to its ends), wrapping around. */
+export function arrowKeys(event) {
+  const buttons = [...event.currentTarget.querySelectorAll("button, a[href]")];
+  const at = buttons.indexOf(document.activeElement);
+  const moves = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 };
+  if (at < 0 || !(event.key in moves)) return;
+  event.preventDefault();
+  buttons[(moves[event.key] + buttons.length) % buttons.length].focus();
 }

@@ -38,8 +38,8 @@ function commitmentStatus(round, upTo = Infinity) {
   return element;
 }
 
-/** One round's summary. */
-function summary(round, { edition, names, upTo, open }) {
+/** One round's summary, and a link beside it (`href(round)`: the replay, from its deal). */
+function summary(round, { edition, names, upTo, open, href, go }) {
   const who = (seat) => names[seat] || t("seat.number", { number: seat + 1 });
   const ended = round.ended !== null && round.ended <= upTo;
   const title = ended
@@ -52,7 +52,13 @@ function summary(round, { edition, names, upTo, open }) {
   const key = `${round.game} ${round.round}`;
   const details = h("details", { "data-round": round.round, "data-game": round.game, open: opened.get(key) ?? open });
   const heading = h("summary", { onclick: () => opened.set(key, !details.open) }, title);
-  return append(details, [heading,
+  const link = href
+    ? h("a", {
+      class: "round-link small", href: href(round), "data-round-link": round.round, "data-game": round.game,
+      onclick: go ? (event) => { event.preventDefault(); go(round); } : undefined,
+    }, t("rounds.replay", { round: round.round }))
+    : null;
+  append(details, [heading,
     revealed.length
       ? h("ul", { class: "small" }, revealed.map((r) => h("li", {},
         t("rounds.revealed", { player: who(r.seat), how: r.how, held: r.cards.length ? "yes" : "no" }), " ",
@@ -65,14 +71,16 @@ function summary(round, { edition, names, upTo, open }) {
       : null,
     ended && round.setAside ? h("p", { class: "small" }, t("rounds.set_aside"), " ", chip(edition, round.setAside)) : null,
     h("div", { class: "small fair-deal" }, commitmentStatus(round, upTo), fairnessDetails(round.commitment))]);
+  return h("div", { class: "round-summary" }, details, link);
 }
 
-/** The rounds panel; `upTo`: only what had happened by that version. */
-export function roundsPanel(rounds, { edition, names, upTo = Infinity }) {
+/** The rounds panel; `upTo`: only what had happened by that version; `href(round)`: each
+ *  round's link, and `go(round)`: what a click on it does instead of following it. */
+export function roundsPanel(rounds, { edition, names, upTo = Infinity, href = null, go = null }) {
   const shown = rounds.filter((round) => round.started <= upTo);
   return h("section", { class: "panel rounds", "aria-labelledby": "rounds-title" },
     h("h2", { id: "rounds-title" }, t("rounds.title")),
     shown.length
-      ? shown.map((round, index) => summary(round, { edition, names, upTo, open: index === shown.length - 1 }))
+      ? shown.map((round, index) => summary(round, { edition, names, upTo, open: index === shown.length - 1, href, go }))
       : h("p", { class: "muted" }, t("rounds.none")));
 }

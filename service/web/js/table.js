@@ -5,6 +5,8 @@ import { allEvents, api, tell } from "./api.js";
 import { board, chip, reference, seatList, turnPhrase } from "./board.js";
 import { botAliases, cardWords, editionName, gameName, seatNames } from "./cards.js";
 import { h, holdsFocus, listing, replace } from "./dom.js";
+import { logPanel } from "./logview.js";
+import { stepAddress } from "./turns.js";
 import { follow } from "./live.js";
 import { formatDuration, t } from "./i18n.js";
 import { composer } from "./moves.js";
@@ -12,7 +14,7 @@ import { roundsPanel } from "./rounds.js";
 import { abandonControl } from "./abandon.js";
 import { chatPanel } from "./chat.js";
 import { playerToken } from "./player.js";
-import { notePresence, presenceMark } from "./presence.js";
+import { notePresence } from "./presence.js";
 import { forget, seatAt } from "./seats.js";
 import { logLines, roundSummaries } from "./words.js";
 
@@ -65,23 +67,27 @@ export async function showTable(root, gameId, { held: given = null, vet = null, 
   let composedFor = null; // the version and legal moves the move controls were built for
   let moveControls = null;
   let confirmingForfeit = false;
+  let drawn = null; // the view the board shows: cards new since then arrive with a motion
 
-  const header = h("section", { class: "panel", "aria-labelledby": "game-title" });
+  const header = h("section", { class: "panel table-head", "aria-labelledby": "game-title" });
   const waiting = h("div");
   const over = h("div");
   const boardArea = h("div", { "data-board": "" });
+  const handArea = h("div");
+  const knownArea = h("div");
   const notice = h("p", { class: "notice error", role: "alert", id: "notice" });
   const moves = h("section", { class: "panel moves", id: "moves", "data-part": "move", "aria-labelledby": "moves-title" });
+  const actions = h("div", { class: "seat-actions" });
   const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
-  const log = h("ol", { class: "log", id: "log", "data-part": "log", tabindex: "0", "aria-label": t("log.label") });
+  const log = logPanel({ label: t("log.label") });
   const rounds = h("div");
   // A spectator with a player's token chats as that player, where the table lets spectators in.
   const chatToken = token ?? (data.game.spectator_chat ? playerToken() : null);
   const chat = chatPanel(gameId, { token: chatToken, you, game: data.game });
   const page = h("div", { class: "table-page", id: "table" },
-    h("div", { class: "stack" }, header, you !== null ? moves : null, notice, over, waiting, boardArea),
+    h("div", { class: "stack" }, header, notice, over, waiting, boardArea, you !== null ? moves : null, knownArea, actions),
     h("div", { class: "side" },
-      h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log.title")), log, announcer),
+      log.element, announcer,
       chat?.element,
       rounds,
       reference(data.game.edition)));
@@ -90,6 +96,7 @@ export async function showTable(root, gameId, { held: given = null, vet = null, 
   function render() {
     const game = data.game;
     const view = data.view;
+    const hadFocus = holdsFocus(moves) || holdsFocus(handArea);
     notePresence(game);
     page.dataset.version = game.version;
     page.dataset.status = game.status;
@@ -101,43 +108,59 @@ export async function showTable(root, gameId, { held: given = null, vet = null, 
     }
 
     replace(header,
-      h("h1", { id: "game-title" }, gameName(game)),
+      // On a phone the heading is the edition alone: the players sit on the table just below.
+      h("h1", { id: "game-title" }, h("span", { class: "long-title" }, gameName(game)),
+        h("span", { class: "short-title" }, editionName(game.edition))),
       h("div", { class: "status-line" },
         h("span", { class: `turn${view && view.current === you && you !== null ? " yours" : ""}`, "data-turn": "" }, turn),
-        h("span", { class: "muted" }, t("table.settings", {
+        h("span", { class: `muted settings${game.turn_seconds ? "" : " untimed"}` }, t("table.settings", {
           edition: editionName(game.edition), seats: game.seats.length, timed: game.turn_seconds ? "yes" : "no",
           time: game.turn_seconds ? formatDuration(game.turn_seconds) : "",
         })),
-        h("span", { class: "muted" }, t("table.you", { watching: you === null ? "yes" : "no", name: you !== null ? names[you] : "" })),
-        h("span", { class: "presences", "data-presences": "" },
-          game.seats.map((seat) => presenceMark(game.id, seat.seat, seat.name)))),
-      h("div", { class: "row" },
-        h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay` }, t("table.replay")),
-        h("a", { href: "#/" }, t("app.nav.lobby"))));
+        h("span", { class: "muted you-are" }, t("table.you", { watching: you === null ? "yes" : "no", name: you !== null ? names[you] : "" })),
+        h("span", { class: "row" },
+          h("a", { href: `#/games/${encodeURIComponent(game.id)}/replay` }, t("table.replay")),
+          h("a", { href: "#/" }, t("app.nav.lobby")))));
 
     replace(waiting, game.status === "open" ? waitingRoom(game) : null);
     replace(over, view && view.phase === "over" ? gameOver(game, view) : null);
-    replace(boardArea, view ? board(view, game, { you }) : null);
-    if (you !== null) renderMoves(game, view);
+    const composed = you !== null && renderMoves(game, view);
+    drawBoard();
+    if (moveControls && !holdsFocus(moves) && !holdsFocus(handArea)) {
+      if (hadFocus) moveControls.focus();
+      else if (composed && document.activeElement === document.body) moveControls.focus({ preventScroll: true });
+    }
 
     const lines = logLines(events, { edition, names, aliases: botAliases(game.seats) });
-    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-    replace(log, lines.map((line) => h("li", { class: line.kind, "data-version": line.version }, line.text)));
-    if (atBottom) log.scrollTop = log.scrollHeight;
+    log.show(lines.map((line) => h("li", { class: line.kind, "data-version": line.version }, line.text)));
     announcer.textContent = lines.at(-1)?.text || "";
-    replace(rounds, roundsPanel(roundSummaries(events), { edition, names }));
+    replace(rounds, roundsPanel(roundSummaries(events), {
+      edition, names, href: (round) => `#/games/${encodeURIComponent(gameId)}/replay/${stepAddress(round)}`,
+    }));
     onChange?.({ data, events, you });
   }
 
+  /** The table, your hand and what you know, with the move's choices among them. */
+  function drawBoard() {
+    const view = data.view;
+    const parts = view ? board(view, data.game, { you, before: drawn, asking: moveControls?.asking() }) : {};
+    drawn = view;
+    replace(boardArea, parts.table);
+    replace(handArea, parts.hand);
+    replace(knownArea, parts.known);
+  }
+
+  /** The move's controls for this version; whether they were made anew. */
   function renderMoves(game, view) {
     const shape = `${game.version} ${confirmingForfeit} ${JSON.stringify(data.legal)}`;
-    if (composedFor === shape) return;
-    const hadFocus = holdsFocus(moves);
+    if (composedFor === shape) return false;
     composedFor = shape;
     const playing = view && view.phase === "round" && game.status === "playing";
     const parts = [h("h2", { id: "moves-title" }, t("moves.title", { yours: data.legal.length ? "yes" : "no" }))];
+    const controls = [];
     if (data.legal.length) {
-      moveControls = composer(data.legal, { edition: game.edition, players: seatNames(game.seats), you }, send);
+      moveControls = composer(data.legal, { edition: game.edition, players: seatNames(game.seats), you },
+        { send, changed: drawBoard, out: data.puts_you_out || [], root: page });
       parts.push(moveControls.element);
     } else {
       moveControls = null;
@@ -146,19 +169,20 @@ export async function showTable(root, gameId, { held: given = null, vet = null, 
     }
     const mine = view?.seats[you];
     if (playing && mine && !mine.forfeited) {
-      parts.push(confirmingForfeit
+      controls.push(confirmingForfeit
         ? h("div", { class: "row" }, t("forfeit.question"),
           h("button", { type: "button", "data-forfeit-confirm": "", onclick: () => { confirmingForfeit = false; send({ type: "forfeit" }); } }, t("forfeit.yes")),
           h("button", { type: "button", onclick: () => { confirmingForfeit = false; render(); } }, t("forfeit.no")))
         : h("p", {}, h("button", { type: "button", class: "link", "data-forfeit": "", onclick: () => { confirmingForfeit = true; render(); } }, t("forfeit.ask"))));
-      parts.push(abandonControl(gameId, you, token, {
+      controls.push(abandonControl(gameId, you, token, {
         before: () => stop(),
         done: () => (location.hash = "#/me"),
         failed: (text) => { notice.textContent = text; startFollowing(); },
       }));
     }
-    replace(moves, parts);
-    if (hadFocus || (moveControls && document.activeElement === document.body)) moveControls?.focus();
+    replace(moves, parts, handArea);
+    replace(actions, controls);
+    return true;
   }
 
   function waitingRoom(game) {
