@@ -30,6 +30,8 @@ LARGEST_ID_PART = 2**64 - 1  # each part of a Redis stream entry id is an unsign
 LAST_ENTRY_ID = f"{LARGEST_ID_PART}-{LARGEST_ID_PART}"  # nothing follows it (Redis: no range)
 CHAT_TOLD = "chat-told"  # the games whose chat a player away was told of, until it is back
 CHAT_TOLD_SECONDS = 7 * 24 * 3600  # forgotten after a week away: told once more then
+DEVICE_ID = re.compile(r"[0-9a-f]{16}")
+PLAYER_TOKEN = "player-token"  # `{ns}:player-token:<digest>` names the player a token acts for
 
 
 def is_entry_id(text: str) -> bool:
@@ -51,6 +53,17 @@ def player_key(namespace: str, player_id: str, suffix: str) -> str:
     if not PLAYER_ID.fullmatch(player_id):
         raise ValueError(f"a player id is 1-64 URL-safe characters: {player_id!r}")
     return f"{namespace}:{{p:{player_id}}}:{suffix}"
+
+
+def device_id(token_digest: str) -> str:
+    """The public id of the device holding a player token: derived from the token's digest,
+    which it does not reveal (so a device keeps its id without one being stored)."""
+    return hashlib.sha256(f"device\0{token_digest}".encode()).hexdigest()[:16]
+
+
+def device_record(token_digest: str, created_at: float | None) -> str:
+    """What a player's devices index keeps of one device (see events/devices.py)."""
+    return orjson.dumps({"digest": token_digest, "created_at": created_at}).decode()
 
 
 def inbox_channel(namespace: str) -> str:
@@ -143,31 +156,33 @@ class PlayerStore:
         return True
 
     def add_token(self, player_id: str, token: str) -> None:
-        """Let `token` act for the player (a player may hold several: one per device); it
-        lives as long as the player's record (for ever once the player took a seat)."""
-        token_key = self._secret_key("player-token", token)
-        tokens = self.key(player_id, "tokens")
-        self.redis.sadd(tokens, digest(token))
+        """Let `token` act for the player (a player may hold several: one per device), and
+        list it among the player's devices; it lives as long as the player's record (for ever
+        once the player took a seat)."""
+        token_key = self._secret_key(PLAYER_TOKEN, token)
+        devices, token_digest = self.key(player_id, "devices"), digest(token)
+        self.redis.hset(devices, device_id(token_digest), device_record(token_digest, time.time()))
         left_ms = int(self.redis.pttl(self.key(player_id, "player")))
         self.redis.set(token_key, player_id, px=left_ms if left_ms > 0 else None)
         if left_ms > 0:
-            self.redis.pexpire(tokens, left_ms)
+            self.redis.pexpire(devices, left_ms)
             if int(self.redis.pttl(self.key(player_id, "player"))) < 0:  # kept meanwhile
                 self.keep(player_id)
 
     def keep(self, player_id: str) -> None:
-        """The player took a seat: its record and tokens are kept for good (a guest never
-        seated is forgotten, see `create`)."""
+        """The player took a seat: its record, its devices and their tokens are kept for good (a
+        guest never seated is forgotten, see `create`)."""
         self.redis.persist(self.key(player_id, "player"))
-        tokens = self.key(player_id, "tokens")
-        found: Any = self.redis.smembers(tokens)
-        for token_digest in found:
-            self.redis.persist(f"{self.namespace}:player-token:{as_text(token_digest)}")
-        self.redis.persist(tokens)
+        devices = self.key(player_id, "devices")
+        found: Any = self.redis.hvals(devices)
+        for record in found:
+            token_digest = orjson.loads(record)["digest"]
+            self.redis.persist(f"{self.namespace}:{PLAYER_TOKEN}:{token_digest}")
+        self.redis.persist(devices)
 
     def by_token(self, token: str) -> str | None:
         """The player a token acts for, if any."""
-        found = self.redis.get(self._secret_key("player-token", token))
+        found = self.redis.get(self._secret_key(PLAYER_TOKEN, token))
         return None if found is None else as_text(found)
 
     def get(self, player_id: str) -> Player | None:
@@ -185,6 +200,15 @@ class PlayerStore:
             data.get("webhook_url"),
             data.get("webhook_secret"),
         )
+
+    def set_kind(self, player_id: str, kind: str) -> None:
+        """Say what the player now is: a guest linked to the issuer's identity is `external`."""
+        self.redis.hset(self.key(player_id, "player"), "kind", kind)
+
+    def forget(self, player_id: str) -> None:
+        """Delete a player that never played (its tokens are revoked first, by their keys)."""
+        suffixes = ("player", "inbox", "relayed", "games", "devices", "used")
+        self.redis.delete(*(self.key(player_id, suffix) for suffix in suffixes))
 
     def set_webhook(self, player_id: str, url: str | None, secret: str | None) -> None:
         """The player's webhook (None: removed)."""

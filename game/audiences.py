@@ -8,10 +8,9 @@ holds no seat (it left, or never sat) reads nothing as a seat.
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass
 
-from game.table import Table
+from game.table import Asker, Table
 
 
 @dataclass(frozen=True)
@@ -33,17 +32,8 @@ class Audience:
 
 
 def seat_held(table: Table, token_hash: str | None, player: str | None = None) -> int | None:
-    """The seat whose token has this hash (compared in constant time), else the seat the
-    player holds, or None."""
-    if player is not None and (held := table.seat_of_player(player)) is not None:
-        return held
-    if not token_hash:
-        return None
-    found = None
-    for index, seat in enumerate(table.seats):
-        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, token_hash):
-            found = index
-    return found
+    """The seat the player holds, else the seat whose token has this hash, or None."""
+    return table.seat_of(Asker(token_hash, player))
 
 
 def game_over_at(table: Table, version: int) -> bool:

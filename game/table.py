@@ -7,6 +7,7 @@ next round is dealt as soon as one ends.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -110,12 +111,39 @@ class Table:
                 return index
         return None
 
+    def seat_of(self, asker: Asker) -> int | None:
+        """The seat the asker holds: its player's, else its token's (the hashes compared in
+        constant time, every seat's), or None."""
+        if asker.player is not None and (held := self.seat_of_player(asker.player)) is not None:
+            return held
+        if not asker.token_hash:
+            return None
+        found = None
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(
+                seat.token_hash, asker.token_hash
+            ):
+                found = index
+        return found
+
     @property
     def status(self) -> str:
         """open, playing or over."""
         if self.game is None:
             return "open"
         return "over" if self.game.phase is Phase.OVER else "playing"
+
+
+# Who sends a command.
+
+
+@dataclass(frozen=True, slots=True)
+class Asker:
+    """Who sends a command from outside the table: a seat's token (by its hash) or a player,
+    each acting for the seat it holds."""
+
+    token_hash: str | None = None
+    player: str | None = None
 
 
 # Table commands.
@@ -207,6 +235,55 @@ TableCommand = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A command sent by `by`: decided only when `by` holds the seat it acts for (any seat, for
+    a command of the whole table) in the table it is applied to, whatever version that is."""
+
+    by: Asker
+    command: TableCommand | Command
+
+
+def _own_seat(command: Any) -> int | None:
+    return int(command.seat)
+
+
+def _any_seat(_: Any) -> None:
+    return None
+
+
+# The seat each command a seat may send acts for (None: any seat of the table may send it).
+# Opening a table, taking a seat (it carries its own player) and time-outs are no seat's.
+ACTS_FOR: dict[type, Callable[[Any], int | None]] = {
+    LeaveSeat: _own_seat,
+    AbandonSeat: _own_seat,
+    SetWebhook: _own_seat,
+    PlayCard: _own_seat,
+    FinishChancellor: _own_seat,
+    AnswerRedraw: _own_seat,
+    Forfeit: _own_seat,
+    BeginGame: _any_seat,
+    PlayAgain: _any_seat,
+}
+
+
+def check_asker(table: Table | None, asked: Asked) -> None:
+    """Refuse the command unless its asker holds the seat it acts for at this table."""
+    acts_for = ACTS_FOR.get(type(asked.command))
+    if acts_for is None:
+        raise TypeError(f"no seat sends {type(asked.command).__name__}")
+    if table is None:
+        raise IllegalCommand("no-table", "This game does not exist.")
+    held = table.seat_of(asked.by)
+    if held is None:
+        raise IllegalCommand(
+            "unauthorized", "This token holds no seat of this game (it was left, or never taken)."
+        )
+    seat = acts_for(asked.command)
+    if seat is not None and seat != held:
+        raise IllegalCommand("forbidden", f"Your token is not seat {seat}'s.")
+
+
 # Table events.
 
 
@@ -285,13 +362,19 @@ TIMEOUT_CHOICES = ("bot", "forfeit")
 STATUSES = ("open", "playing", "over")  # what Table.status says
 
 
-def decide(table: Table | None, command: TableCommand | Command) -> list[Any]:
+def decide(table: Table | None, command: TableCommand | Command | Asked) -> list[Any]:
     """The events of a table command or a rules command, with what follows by itself."""
     return step(table, command)[0]
 
 
-def step(table: Table | None, command: TableCommand | Command) -> tuple[list[Any], Table]:
-    """Decide a command and also return the table after its events (each evolved once)."""
+def step(
+    table: Table | None, command: TableCommand | Command | Asked
+) -> tuple[list[Any], Table]:
+    """Decide a command and also return the table after its events (each evolved once). An
+    `Asked` command is decided only if its asker holds the seat it acts for, in `table`."""
+    if type(command) is Asked:
+        check_asker(table, command)
+        command = command.command
     handler = _HANDLERS.get(type(command))
     if handler is None:
         return _step_play(table, command)  # type: ignore[arg-type]

@@ -10,8 +10,10 @@ from rq import Queue
 
 from events.archive import DirectoryArchive
 from events.connection import RedisClient, connect
+from events.devices import DeviceStore
 from events.games import GameRepository
 from events.hub import AppendHub
+from events.identities import IdentityStore
 from events.index import GameIndex
 from events.players import PlayerStore, Presence
 from events.queue import QuickPlayQueue
@@ -59,6 +61,17 @@ class Context:
         store = self.games.store
         length = self.settings.inbox_length
         return PlayerStore(store.redis, namespace=store.namespace, inbox_length=length)
+
+    @cached_property
+    def devices(self) -> DeviceStore:
+        """The players' devices (their tokens), and when each was last used."""
+        return DeviceStore(self.games.store.redis, self.players)
+
+    @cached_property
+    def identities(self) -> IdentityStore:
+        """Which player each identity of the trusted issuer is; the kept server secrets."""
+        store = self.games.store
+        return IdentityStore(store.redis, namespace=store.namespace)
 
     @cached_property
     def quickplay(self) -> QuickPlayQueue:

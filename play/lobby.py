@@ -77,8 +77,9 @@ def send_to_table(
     *,
     idempotency: Idempotency | None = None,
 ) -> Sent:
-    """Apply a table command to the game's latest version (deciding again after a conflict).
-    With an idempotency key, the same request again gets the first answer, however late."""
+    """Apply a table command to the game's latest version (deciding again after a conflict:
+    an `Asked` command's asker must hold its seat in each version it is decided on). With an
+    idempotency key, the same request again gets the first answer, however late."""
     if idempotency is not None:
         sent = first_answer(ctx, game_id, idempotency)
         if sent is not None:

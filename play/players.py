@@ -6,7 +6,6 @@ their SHA-256 is stored (events/players.py). See docs/players.md.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import secrets
 import time
@@ -16,8 +15,9 @@ from typing import Any
 from events.games import LoadedGame
 from events.players import Player
 from events.store import iso_time
-from game.table import AbandonSeat, Table, waiting_on
+from game.table import AbandonSeat, Asked, Asker, Table, waiting_on
 from play.context import Context
+from play.identities import NotAGuest
 from play.lobby import send_to_table
 from play.send_command import Sent
 
@@ -32,55 +32,54 @@ def new_player_token() -> str:
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
+def new_guest_id() -> str:
+    """A fresh guest's id."""
+    return secrets.token_hex(10)
+
+
+def new_transfer_code() -> str:
+    """A fresh transfer code (16 URL-safe characters)."""
+    return secrets.token_urlsafe(12)
+
+
 def new_guest(ctx: Context, name: str) -> tuple[Player, str]:
     """A new guest player and its token; both are forgotten after a while (a day by default)
     unless the guest takes a seat (at a table, or by quick play) first."""
-    player = Player(secrets.token_hex(10), name, "guest", time.time())
+    player = Player(new_guest_id(), name, "guest", time.time())
     token = new_player_token()
     ctx.players.create(player, token, unseated_seconds=ctx.settings.unseated_guest_seconds)
     return player, token
 
 
-def external_player_id(issuer: str, subject: str) -> str:
-    """The id of the player a trusted issuer names `subject` (the same at every sight)."""
-    return "x" + hashlib.sha256(f"{issuer}\0{subject}".encode()).hexdigest()[:24]
-
-
-def external_player(ctx: Context, issuer: str, subject: str, name: str) -> Player:
-    """The player an issuer's token names, created at first sight."""
-    player_id = external_player_id(issuer, subject)
-    found = ctx.players.get(player_id)
-    if found is not None:
-        return found
-    ctx.players.create(Player(player_id, name, "external", time.time()))
-    found = ctx.players.get(player_id)
-    assert found is not None
-    return found
-
-
-def transfer_code(ctx: Context, player_id: str) -> tuple[str, int]:
-    """A one-time code that gives the player a token on another device, and its lifetime."""
-    code = secrets.token_urlsafe(12)
+def transfer_code(ctx: Context, player: Player) -> tuple[str, int]:
+    """A one-time code that gives a guest a token on another device, and its lifetime.
+    NotAGuest for a player of the issuer: a token of ours would outlive its sign-in there."""
+    if player.kind != "guest":
+        raise NotAGuest(player.id)
+    code = new_transfer_code()
     seconds = ctx.settings.transfer_code_seconds
-    ctx.players.issue(TRANSFER, code, player_id, seconds)
+    ctx.players.issue(TRANSFER, code, player.id, seconds)
     return code, seconds
 
 
 def redeem_transfer_code(ctx: Context, code: str) -> tuple[Player, str] | None:
     """A new token for the code's player (the code is spent); None for an unknown or spent code.
-    The player's other tokens stay valid."""
+    The player's other tokens stay valid. NotAGuest when the player was linked to the issuer's
+    identity since (it signs in there)."""
     player_id = ctx.players.redeem(TRANSFER, code)
     player = None if player_id is None else ctx.players.get(player_id)
     if player is None:
         return None
+    if player.kind != "guest":
+        raise NotAGuest(player.id)
     token = new_player_token()
     ctx.players.add_token(player.id, token)
     return player, token
 
 
-def abandon(ctx: Context, game_id: str, seat: int, meta: dict[str, Any]) -> Sent:
-    """Leave a game in play: a bot plays the seat from now on."""
-    return send_to_table(ctx, game_id, AbandonSeat(seat), meta)
+def abandon(ctx: Context, game_id: str, seat: int, by: Asker, meta: dict[str, Any]) -> Sent:
+    """Leave a game in play: a bot plays the seat from now on (if `by` holds it then)."""
+    return send_to_table(ctx, game_id, Asked(by, AbandonSeat(seat)), meta)
 
 
 @dataclass(frozen=True)

@@ -200,6 +200,20 @@ class EditionRecord:
     statistics: dict[str, int]
 
 
+TOTALS = ("games", "wins", "abandons")  # a player's counters over every edition
+
+
+def record_totals(records: Iterable[EditionRecord]) -> dict[str, int | float]:
+    """A player's finished games, wins and abandons over every edition, and its abandon rate
+    (the same names and numbers wherever a player's counters are shown)."""
+    found = list(records)
+    totals: dict[str, int | float] = {
+        name: sum(record.statistics.get(name, 0) for record in found) for name in TOTALS
+    }
+    totals["abandon_rate"] = Reliability(int(totals["games"]), int(totals["abandons"])).abandon_rate
+    return totals
+
+
 def player_record(ctx: Context, player: str) -> list[EditionRecord]:
     """The player's records in every edition where they finished a game."""
     records = []

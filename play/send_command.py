@@ -17,7 +17,7 @@ from events.games import LoadedGame
 from events.replicas import NotReplicated
 from events.store import AppendResult, Idempotency, StoredEvent
 from game.errors import IllegalCommand
-from game.table import step
+from game.table import Asked, step
 from play.context import Context
 from play.follow_up import schedule, sweep_time
 from play.inbox import RELAY_GRACE_SECONDS, notices, relay_after_append
@@ -65,7 +65,8 @@ def send_command(
     idempotency: Idempotency | None = None,
     meta: Mapping[str, Any] | None = None,
 ) -> Sent:
-    """Apply `command`, decided on `expected_version`, to the game (`game`, from `load_game`).
+    """Apply `command`, decided on `expected_version`, to the game (`game`, from `load_game`);
+    an `Asked` command only if its asker holds the seat it acts for in that game.
 
     Raises IllegalCommand when the rules refuse it, StaleVersion when the game is at another
     version, KeyReused when the key was sent before with another request; nothing is appended
@@ -84,7 +85,8 @@ def send_command(
             return _first_answer(ctx, game_id, idempotency, current.version)
         raise
     now = time.time()
-    record = {"command": encode_command(command), "at": now, **(meta or {})}
+    decided = command.command if isinstance(command, Asked) else command  # its asker: in meta
+    record = {"command": encode_command(decided), "at": now, **(meta or {})}
     if idempotency is not None:  # which request of its caller this was, for the audit
         record["key"] = idempotency.key
     told = notices(game_id, expected_version + 1, events, after)  # what the players are told

@@ -44,6 +44,7 @@
 | `LOVELETTER_JWT_JWKS_FILE` | unset | ... or in a file |
 | `LOVELETTER_JWT_ISSUER` | unset | the `iss` its tokens must carry (required with a key) |
 | `LOVELETTER_JWT_AUDIENCE` | unset | the `aud` its tokens must carry (required with a key) |
+| `LOVELETTER_PLAYER_ID_SECRET` | made once, kept in Redis | keys the ids of the issuer's players |
 
 A rate limit is `N/second`, `N/minute`, `N/hour`, `N/day` or `N/<seconds>s`; `off` disables it.
 """
@@ -119,6 +120,7 @@ class Settings:
     jwt_jwks_file: str | None = None
     jwt_issuer: str | None = None
     jwt_audience: str | None = None
+    player_id_secret: str | None = None  # None: one made at random, kept in Redis
 
     def __post_init__(self) -> None:
         if not self.webhook_queue:
@@ -200,6 +202,7 @@ class Settings:
             jwt_jwks_file=get("JWT_JWKS_FILE") or None,
             jwt_issuer=get("JWT_ISSUER") or None,
             jwt_audience=get("JWT_AUDIENCE") or None,
+            player_id_secret=get("PLAYER_ID_SECRET") or None,
         )
 
 

@@ -15,33 +15,46 @@ from flask_smorest import Api
 
 F = TypeVar("F", bound=Callable[..., Any])
 Token = Literal[
-    "required", "optional", "player", "player-optional", "seat-or-player", "anyone", "none"
+    "required", "optional", "player", "player-optional", "seat-or-player", "anyone", "jwt", "none"
 ]
 
 SEAT_TOKEN = "seatToken"
 PLAYER_TOKEN = "playerToken"
-SECURITY: dict[str, list[dict[str, list[str]]]] = {
-    "required": [{SEAT_TOKEN: []}],  # a seat's token, or its player's (see SECURITY_SCHEME)
-    "optional": [{}, {SEAT_TOKEN: []}],  # {}: anonymous (a spectator) is fine too
-    "player": [{PLAYER_TOKEN: []}],
-    "player-optional": [{}, {PLAYER_TOKEN: []}],  # a player's seat, or a seat token alone
-    "seat-or-player": [{SEAT_TOKEN: []}, {PLAYER_TOKEN: []}],  # a seat's, or any player's
-    "anyone": [{}, {SEAT_TOKEN: []}, {PLAYER_TOKEN: []}],
+PLAYER_JWT = "playerJwt"
+Schemes = list[dict[str, list[str]]]
+_SEAT: Schemes = [{SEAT_TOKEN: []}]
+_PLAYER: Schemes = [{PLAYER_TOKEN: []}, {PLAYER_JWT: []}]
+SECURITY: dict[str, Schemes] = {
+    "required": _SEAT + _PLAYER,  # a seat's token, or the player's holding the seat
+    "optional": [{}, *_SEAT, *_PLAYER],  # {}: anonymous (a spectator) is fine too
+    "player": _PLAYER,
+    "player-optional": [{}, *_PLAYER],  # a player's seat, or a seat token alone
+    "seat-or-player": _SEAT + _PLAYER,  # a seat's, or any player's (a spectator with a name)
+    "anyone": [{}, *_SEAT, *_PLAYER],
+    "jwt": [{PLAYER_JWT: []}],
     "none": [],
 }
 PLAYER_SCHEME = {
     "type": "http",
     "scheme": "bearer",
-    "description": "A player's secret token (`plr_...`, answered once by createPlayer or "
-    "redeemTransferCode), or a JWT of the operator's trusted issuer (its `sub` names the "
-    "player). It acts for every seat its player holds.",
+    "description": "A player's secret token: `plr_` and 43 URL-safe characters, answered once "
+    "by createPlayer or redeemTransferCode, revoked by revokeDevice or signOut. It acts for "
+    "every seat its player holds, and reads a game where it holds no seat as a spectator.",
+}
+PLAYER_JWT_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "bearerFormat": "JWT",
+    "description": "A JWT of the operator's trusted issuer (checked: signature, exp, iss, aud; "
+    "sub names the player, made at first sight). It acts and reads as a player token does.",
 }
 SECURITY_SCHEME = {
     "type": "http",
     "scheme": "bearer",
-    "description": "A seat's secret token, answered once by createGame or joinGame, or the "
-    "token (or trusted JWT) of the player holding the seat, which acts for every seat it holds "
-    "(the operator's auditor token sees whole games once they are over).",
+    "description": "A seat's secret token (43 URL-safe characters), answered once by createGame "
+    "or joinGame: it acts for that seat of that game, and reads the game as that seat (the "
+    "operator's auditor token sees whole games once they are over). Wherever it is accepted, "
+    "the token or JWT of the player holding the seat is too.",
 }
 REQUEST_ID = "REQUEST_ID"  # components: the X-Request-ID parameter and header
 ETAG = "ETAG"
@@ -176,6 +189,7 @@ def document(api: Api, *, webhooks: Mapping[str, Any]) -> None:
     spec = api.spec
     spec.components.security_scheme(SEAT_TOKEN, SECURITY_SCHEME)
     spec.components.security_scheme(PLAYER_TOKEN, PLAYER_SCHEME)
+    spec.components.security_scheme(PLAYER_JWT, PLAYER_JWT_SCHEME)
     for name, header in HEADERS.items():
         spec.components.header(name, header)
     for name, parameter in PARAMETERS.items():

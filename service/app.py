@@ -21,7 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
 from events.connection import connect, redis_url
-from events.players import PLAYER_ID
+from events.players import DEVICE_ID, PLAYER_ID
 from events.store import GAME_ID
 from play.context import Context
 from play.settings import Settings
@@ -169,11 +169,13 @@ def create_app(
     app.url_map.converters["game_id"] = GameIdConverter
     app.url_map.converters["player_id"] = PlayerIdConverter
     app.url_map.converters["tutorial"] = TutorialNameConverter
+    app.url_map.converters["device_id"] = DeviceIdConverter
     api = LoveLetterApi(app, spec_kwargs={"extra_plugins": [apidoc.ContractPlugin()]})
     document(api)
     api.register_converter(GameIdConverter, lambda _: GAME_ID_SCHEMA)
     api.register_converter(PlayerIdConverter, lambda _: PLAYER_ID_SCHEMA)
     api.register_converter(TutorialNameConverter, lambda _: TUTORIAL_NAME_SCHEMA)
+    api.register_converter(DeviceIdConverter, lambda _: DEVICE_ID_SCHEMA)
     for name in BLUEPRINTS:
         api.register_blueprint(importlib.import_module(name).blp)
     for blp in extra_blueprints:
@@ -186,6 +188,7 @@ GAME_ID_SCHEMA = {"type": "string", "pattern": f"^{GAME_ID.pattern}$"}
 PLAYER_ID_SCHEMA = {"type": "string", "pattern": f"^{PLAYER_ID.pattern}$"}
 TUTORIAL_NAME = "[a-z0-9][a-z0-9-]{0,39}"
 TUTORIAL_NAME_SCHEMA = {"type": "string", "pattern": f"^{TUTORIAL_NAME}$"}
+DEVICE_ID_SCHEMA = {"type": "string", "pattern": f"^{DEVICE_ID.pattern}$"}
 TURN_READY = "TurnReady"
 
 
@@ -228,6 +231,10 @@ class TutorialNameConverter(BaseConverter):
     404."""
 
     regex = TUTORIAL_NAME
+class DeviceIdConverter(BaseConverter):
+    """A device id in a path; others are a plain 404."""
+
+    regex = DEVICE_ID.pattern
 
 
 def build_services(settings: Settings) -> Services:

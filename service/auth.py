@@ -12,23 +12,39 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import jwt
 from flask import current_app, g, request
 
+from events.players import device_id, digest
 from game.audiences import Audience, Reader, audience_at, seat_held
 from game.state import Phase
-from game.table import Table
-from play.players import TOKEN_PREFIX, external_player
+from game.table import Asker, Table
+from play.identities import external_player
+from play.players import TOKEN_PREFIX
 from service.deps import context, services
 from service.errors import ApiError
-from service.jwt_auth import TrustedIssuer, looks_like_jwt
+from service.jwt_auth import Subject, TrustedIssuer, looks_like_jwt
 from service.requestlog import note_seat
 from service.schemas.players import player_name
 
 ISSUER = "loveletter-jwt"  # the app's extension: its TrustedIssuer (or None)
 UNSET = object()
+# What a refused JWT's problem says, by the first of these kinds the error is (never the
+# library's own words, which name its internals and change between its versions).
+JWT_REFUSALS: tuple[tuple[type[jwt.PyJWTError], str], ...] = (
+    (jwt.ExpiredSignatureError, "The bearer JWT has expired: ask its issuer for a new one."),
+    (jwt.ImmatureSignatureError, "The bearer JWT is not valid yet (nbf or iat)."),
+    (jwt.InvalidAudienceError, "The bearer JWT is not meant for this service (aud)."),
+    (jwt.InvalidIssuerError, "The bearer JWT was not made by the trusted issuer (iss)."),
+    (jwt.MissingRequiredClaimError, "The bearer JWT lacks a claim: exp, iss, aud and sub are"
+     " required."),
+    (jwt.PyJWKClientError, "The bearer JWT can't be checked: the issuer's key set has no key"
+     " for it, or can't be read now."),
+)  # fmt: skip
+JWT_REFUSED = "The bearer JWT failed its checks (signature, algorithm or form)."
 
 
 def new_token() -> str:
@@ -81,7 +97,8 @@ def trusted_issuer() -> TrustedIssuer | None:
 
 def request_player() -> str | None:
     """The player id of the request's bearer (a player token or the issuer's JWT), if it names
-    one; 401 for a JWT that fails its checks. Touches the player's presence."""
+    one; 401 for a JWT that fails its checks, and for a player token that names nobody (it
+    was revoked). Touches the player's presence."""
     found: Any = g.get("player", UNSET)
     if found is not UNSET:
         return found
@@ -90,7 +107,17 @@ def request_player() -> str | None:
     if token and looks_like_jwt(token):
         player = _jwt_player(token)
     elif token and token.startswith(TOKEN_PREFIX):
-        player = context().players.by_token(token)
+        ctx = context()
+        player = ctx.players.by_token(token)
+        if player is None:  # revoked, or never made: it acts for nobody, anywhere
+            raise ApiError(
+                401,
+                "unauthorized",
+                "Unauthorized",
+                "This player token is unknown or was revoked: sign in again.",
+                headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+            )
+        ctx.devices.used(player, digest(token))
     g.player = player
     if player is not None:
         context().presence.touch(player)
@@ -98,21 +125,70 @@ def request_player() -> str | None:
 
 
 def _jwt_player(token: str) -> str | None:
+    subject = verified_subject(token)
+    if subject is None:
+        return None
+    name = player_name(subject.name, subject.subject)
+    return external_player(context(), subject.issuer, subject.subject, name)
+
+
+def verified_subject(token: str) -> Subject | None:
+    """Who a JWT of the trusted issuer names (None when no issuer is trusted); 401
+    `invalid-token` when it fails its checks, said in our words."""
     issuer = trusted_issuer()
     if issuer is None:
         return None
     try:
-        subject = issuer.verify(token)
+        return issuer.verify(token)
     except jwt.PyJWTError as error:  # a bad token, or a key its issuer lacks
+        detail = next((said for kind, said in JWT_REFUSALS if isinstance(error, kind)), None)
         raise ApiError(
             401,
             "invalid-token",
             "Unauthorized",
-            f"The bearer JWT was refused: {error}.",
+            detail or JWT_REFUSED,
             headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
         ) from None
-    name = player_name(subject.name, subject.subject)
-    return external_player(context(), subject.issuer, subject.subject, name).id
+
+
+def player_token_digest() -> str | None:
+    """The digest of the request's player token (None for a JWT, or no player token)."""
+    token = bearer()
+    return digest(token) if token and token.startswith(TOKEN_PREFIX) else None
+
+
+def request_device() -> str | None:
+    """The device id of the request's player token (None for a JWT, or no player token)."""
+    found = player_token_digest()
+    return None if found is None else device_id(found)
+
+
+def holding(holder: str, token_digest: str | None) -> str:
+    """What a ticket stands for: its holder, and the player token it was taken with (the
+    streams it opens close once that token is revoked)."""
+    return holder if token_digest is None else f"{holder} {token_digest}"
+
+
+def held(stands_for: str) -> tuple[str, Callable[[], bool] | None]:
+    """A ticket's holder, and whether the player token it was taken with still acts."""
+    holder, _, token_digest = stands_for.partition(" ")
+    return holder, (context().devices.alive(token_digest) if token_digest else None)
+
+
+def request_asker() -> Asker:
+    """Who the request is, as the table judges a command it sends: its bearer's hash (a seat
+    token's) and the player it names."""
+    token = bearer()
+    return Asker(token_hash(token) if token else None, request_player())
+
+
+def asked_meta(seat: int) -> dict[str, Any]:
+    """What an append's record says of who sent it: the seat, and the player asking."""
+    meta: dict[str, Any] = {"by": "seat", "seat": seat}
+    player = request_player()
+    if player is not None:
+        meta["player"] = player
+    return meta
 
 
 def require_player() -> str:
@@ -148,19 +224,24 @@ def require_seat(table: Table) -> int:
     seat = seat_of_request(table)
     note_seat(seat)
     if seat is None:
-        raise ApiError(
-            401,
-            "unauthorized",
-            "Unauthorized",
-            "Send this game's seat token as `Authorization: Bearer <token>`.",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
+        raise _seat_token_wanted()
     return seat
+
+
+def _seat_token_wanted() -> ApiError:
+    return ApiError(
+        401,
+        "unauthorized",
+        "Unauthorized",
+        "Send this game's seat token as `Authorization: Bearer <token>`.",
+        headers={"WWW-Authenticate": "Bearer"},
+    )
 
 
 def reader(table: Table) -> Reader:
     """Who the request is: the auditor (403 while a game is played), a seat's token (401
-    unless it holds a seat of this table), or a spectator (no token)."""
+    unless it holds a seat of this table), a player (as the seat it holds here, else as a
+    spectator), or a spectator (no token)."""
     token = bearer()
     over = table.game is not None and table.game.phase is Phase.OVER
     auditor = services().settings.auditor_token
@@ -175,8 +256,14 @@ def reader(table: Table) -> Reader:
         return Reader(auditor=True)
     if token is None:
         return Reader()
-    require_seat(table)
-    return Reader(token_hash(token), player=g.get("player"))
+    seat = seat_of_request(table)
+    note_seat(seat)
+    if seat is not None:
+        return Reader(token_hash(token), player=g.get("player"))
+    player = request_player()
+    if player is None:  # a seat token of another game, or one whose seat was left
+        raise _seat_token_wanted()
+    return Reader(player=player)  # a player without a seat here watches, as anyone may
 
 
 def audience(table: Table, version: int | None = None) -> Audience:

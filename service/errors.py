@@ -64,6 +64,10 @@ CONFLICT_CODES = frozenset(
     }
 )
 
+# Refusals about who asks (the table decides them with the version a command is applied to),
+# answered as a token checked at the door would be.
+ASKER_CODES = {"unauthorized": (401, "Unauthorized"), "forbidden": (403, "Forbidden")}
+
 log = logs.get(__name__)
 
 
@@ -186,11 +190,16 @@ def _handle_api_error(error: ApiError) -> Response:
 
 
 def _handle_refusal(refusal: IllegalCommand) -> Response:
-    """The rules refused a command: 409 when it is about timing, else 422 (with the rule)."""
+    """The rules refused a command: 409 when it is about timing, else 422 (with the rule);
+    401 or 403 when the asker holds no seat, or not the one the command acts for."""
     metrics.record_command("illegal")
     status = 409 if refusal.code in CONFLICT_CODES else 422
     title = "Conflict" if status == 409 else "Illegal command"
-    return problem_response(status, refusal.code, title, refusal.message, code=refusal.code)
+    status, title = ASKER_CODES.get(refusal.code, (status, title))
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return problem_response(
+        status, refusal.code, title, refusal.message, headers, code=refusal.code
+    )
 
 
 def _handle_stale_version(stale: StaleVersion) -> Response:

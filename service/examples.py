@@ -17,28 +17,35 @@ from service.auth import Audience, token_hash
 from service.rendering import table_json, view_json
 from service.schemas.commands import wire_command
 
-GAME_ID = "01JD3Q4W7E5B2K8N6M1P9R0S2T"
-TOKEN = "x3Jk9vQm2Lr8Tn5Wp0Yc7Hb4Fd6Gs1Ae3Zu8Ko2Ni5Mj"
+# Ids, tokens and codes of the shapes the service makes (tests/api/test_example_shapes.py).
+GAME_ID = "9f2c4e1a7b3d5f60"
+TOKEN = "x3Jk9vQm2Lr8Tn5Wp0Yc7Hb4Fd6Gs1Ae3Zu8Ko2Ni5M"
+PLAYER_ID = "3f9c2a7b1d4e5f60a1b2"
+PLAYER_TOKEN = "plr_Qm2Lr8Tn5Wp0Yc7Hb4Fd6Gs1Ae3Zu8Ko2Ni5Mjx3Jk9"
+TRANSFER_CODE = "Zp3k9QmV2rXa-7Wd"
+DEVICE_ID = "5c1f0e9a7b3d2e84"
 CREATE_GAME = {"edition": "2019", "seats": ["human", "human"], "name": "ann"}
 JOIN = {"name": "bob"}
 WEBHOOK = {"url": "https://example.com/loveletter/turns"}
 WEBHOOK_CREATED = {**WEBHOOK, "secret": "whsec_MfKQ9r8GKYqXUFEw6KrWxNdKXw2dqyMJ"}
-NEW_PLAYER = {
-    "player": {
-        "id": "3f9c2a7b1d4e5f60a1b2",
-        "name": "ann",
-        "kind": "guest",
-        "created_at": "2025-01-01T12:00:00.000Z",
-        "games_abandoned": 0,
-        "abandon_rate": 0.0,
-        "webhook": False,
-    },
-    "token": "plr_Qm2Lr8Tn5Wp0Yc7Hb4Fd6Gs1Ae3Zu8Ko2Ni5Mjx3Jk9v",
+PLAYER = {
+    "id": PLAYER_ID,
+    "name": "ann",
+    "kind": "guest",
+    "created_at": "2025-01-01T12:00:00.000Z",
+    "games": 0,
+    "wins": 0,
+    "abandons": 0,
+    "abandon_rate": 0.0,
+    "webhook": False,
 }
+NEW_PLAYER = {"player": PLAYER, "token": PLAYER_TOKEN}
+ME = {**PLAYER, "games": 9, "wins": 5, "abandons": 1}
+LINKED = {"player": {**ME, "kind": "external"}}
 MY_GAMES = {
     "games": [
         {
-            "id": "01JD3Q4W7E5B2K8N",
+            "id": GAME_ID,
             "edition": "2019",
             "status": "playing",
             "version": 14,
@@ -76,7 +83,7 @@ QUEUE_ENTRY = {
     "seat": None,
     "token": None,
 }
-QUEUE_ENTRY_MATCHED = {**QUEUE_ENTRY, "state": "matched", "game": "01JD3Q4W7E5B2K8N", "seat": 1,
+QUEUE_ENTRY_MATCHED = {**QUEUE_ENTRY, "state": "matched", "game": GAME_ID, "seat": 1,
                        "token": TOKEN}  # fmt: skip
 QUEUE_ENTRY_CANCELLED = {**QUEUE_ENTRY, "state": "cancelled"}
 # One command of each kind, as a seat sends it (a Guard's guess is a card, or in the premium

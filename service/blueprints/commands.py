@@ -6,10 +6,11 @@ import marshmallow as ma
 from flask import Response, request
 from flask.views import MethodView
 
+from game.table import Asked
 from play.send_command import load_game, send_command
 from service import examples, metrics
 from service.apidoc import operation, problems
-from service.auth import Audience, require_seat
+from service.auth import Audience, asked_meta, request_asker, require_seat
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
@@ -85,11 +86,11 @@ class Commands(MethodView):
         sent = send_command(
             ctx,
             game_id,
-            engine_command(seat, loaded),
+            Asked(request_asker(), engine_command(seat, loaded)),
             game=game,
             expected_version=expected_version(),
             idempotency=idempotency(f"seat{seat}", body),
-            meta={"by": "seat", "seat": seat},
+            meta=asked_meta(seat),
         )
         metrics.record_command("duplicate" if sent.repeated else "ok")
         return view_response(game_id, sent.game, Audience(seat))

@@ -10,10 +10,12 @@ from typing import Any
 from flask import Response, request, url_for
 from flask.views import MethodView
 
+from events.devices import Device
 from events.players import Player, is_entry_id
 from events.store import iso_time
 from play.context import Context
 from play.follow import follow_inbox
+from play.identities import IdentityTaken, LinkBusy, NotAGuest, UnknownGuest, link_guest
 from play.players import (
     INBOX_TICKET,
     my_games,
@@ -22,12 +24,21 @@ from play.players import (
     transfer_code,
 )
 from play.quickplay import here
-from play.records import reliability
+from play.records import player_record, record_totals
 from play.settings import Limit
 from play.webhooks import new_secret, url_problem
 from service import examples, sse
 from service.apidoc import operation, problems
-from service.auth import request_seat_key, require_player
+from service.auth import (
+    bearer,
+    held,
+    holding,
+    player_token_digest,
+    request_device,
+    request_seat_key,
+    require_player,
+    verified_subject,
+)
 from service.blueprints.base import Blueprint
 from service.blueprints.stream import RETRY_MILLISECONDS
 from service.deps import context
@@ -37,14 +48,18 @@ from service.ratelimit import READS, Place, count_against, limiter, rate_limited
 from service.schemas.games import WebhookCreatedSchema, WebhookSchema
 from service.schemas.players import (
     INBOX_ENTRY_ID,
+    DevicesSchema,
     InboxQuerySchema,
     InboxTicketSchema,
+    LinkedSchema,
+    LinkSchema,
     MyGamesQuerySchema,
     MyGamesSchema,
     NewPlayerSchema,
     PlayerSchema,
     PlayerTokenSchema,
     RedeemSchema,
+    RevokedSchema,
     TransferCodeSchema,
 )
 
@@ -66,17 +81,23 @@ INBOX_RESPONSES = {
 }
 
 
-def player_json(player: Player) -> dict[str, Any]:
-    """A player's record as the API answers it."""
+def player_json(player: Player, ctx: Context | None = None) -> dict[str, Any]:
+    """A player's record as the API answers it: its counters named and counted as getPlayer's
+    (a new player has none: no context needed)."""
+    totals = record_totals(() if ctx is None else player_record(ctx, player.id))
     return {
         "id": player.id,
         "name": player.name,
         "kind": player.kind,
         "created_at": iso_time(int(player.created_at * 1000)),
-        "games_abandoned": player.games_abandoned,
-        "abandon_rate": reliability(context(), player.id).abandon_rate,
+        **totals,
         "webhook": player.webhook_url is not None,
     }
+
+
+def guests_only(detail: str) -> ApiError:
+    """The problem of a player of the issuer asking what only a guest may do."""
+    return ApiError(403, "guests-only", "Forbidden", detail)
 
 
 def _me() -> Player:
@@ -109,13 +130,13 @@ class Players(MethodView):
 class Me(MethodView):
     """The asking player."""
 
-    @blp.response(200, PlayerSchema, example=examples.NEW_PLAYER["player"])
+    @blp.response(200, PlayerSchema, example=examples.ME)
     @operation("getMe", token="player")
     @problems(401)
     def get(self) -> dict[str, Any]:
         """The player the bearer names (a player token, or the trusted issuer's JWT: such a
-        player is made at first sight)."""
-        return player_json(_me())
+        player is made at first sight), with the counters of its public record (getPlayer)."""
+        return player_json(_me(), context())
 
 
 @blp.route("/me/transfer-codes")
@@ -123,13 +144,21 @@ class TransferCodes(MethodView):
     """Moving a player to another device."""
 
     @rate_limited("lobby", seat=request_seat_key)
-    @blp.response(201, TransferCodeSchema, example={"code": "Zp3k9QmV2rXa", "expires_in": 600})
+    @blp.response(201, TransferCodeSchema, example={"code": examples.TRANSFER_CODE,
+                                                             "expires_in": 600})
     @operation("createTransferCode", token="player")
-    @problems(401)
+    @problems(401, 403)
     def post(self) -> dict[str, Any]:
-        """A one-time code (10 minutes by default) that another device redeems for a token of
-        its own (redeemTransferCode); this device's token stays valid."""
-        code, seconds = transfer_code(context(), _me().id)
+        """A guest's one-time code (10 minutes by default) that another device redeems for a
+        token of its own (redeemTransferCode); this device's token stays valid. A player of the
+        operator's issuer signs in there on each device instead (403 guests-only)."""
+        try:
+            code, seconds = transfer_code(context(), _me())
+        except NotAGuest:
+            raise guests_only(
+                "This player signs in through its account on each device: transfer codes are"
+                " for guests."
+            ) from None
         return {"code": code, "expires_in": seconds}
 
 
@@ -138,13 +167,18 @@ class Tokens(MethodView):
     """Redeeming a transfer code."""
 
     @rate_limited("lobby")
-    @blp.arguments(RedeemSchema(), example={"code": "Zp3k9QmV2rXa"})
+    @blp.arguments(RedeemSchema(), example={"code": examples.TRANSFER_CODE})
     @blp.response(201, PlayerTokenSchema, example=examples.NEW_PLAYER)
     @operation("redeemTransferCode")
-    @problems(404, 422)
+    @problems(403, 404, 422)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """A new token for the player of a transfer code (shown once); the code is spent."""
-        redeemed = redeem_transfer_code(context(), body["code"])
+        try:
+            redeemed = redeem_transfer_code(context(), body["code"])
+        except NotAGuest:
+            raise guests_only(
+                "This code's player was linked to an account since: sign in there."
+            ) from None
         if redeemed is None:
             raise ApiError(
                 404,
@@ -153,7 +187,151 @@ class Tokens(MethodView):
                 "This transfer code is unknown, spent or expired: ask for another.",
             )
         player, token = redeemed
-        return {"player": player_json(player), "token": token}
+        return {"player": player_json(player, context()), "token": token}
+
+
+DEVICE_EXAMPLE = {
+    "id": examples.DEVICE_ID,
+    "created_at": "2025-01-01T12:00:00.000Z",
+    "last_used_at": "2025-01-02T18:45:00.000Z",
+    "current": True,
+}
+
+
+@blp.route("/me/devices")
+class Devices(MethodView):
+    """The player's devices: the player tokens it holds."""
+
+    @blp.response(200, DevicesSchema, example={"devices": [DEVICE_EXAMPLE]})
+    @operation("listDevices", token="player")
+    @problems(401)
+    def get(self) -> dict[str, Any]:
+        """Each player token of mine (one per device): when it was made, when it was last used
+        (to within 15 minutes) and whether it is this request's (`current`; none is, with a
+        JWT)."""
+        player, current = require_player(), request_device()
+        return {"devices": [device_json(d, current) for d in context().devices.devices(player)]}
+
+
+@blp.route("/me/devices/<device_id:device_id>")
+class DeviceToken(MethodView):
+    """One of the player's devices."""
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.response(204)
+    @operation("revokeDevice", token="player")
+    @problems(401, 404)
+    def delete(self, device_id: str) -> None:
+        """Revoke a device's token (this one's too: that signs this device out): it acts for
+        the player no more, anywhere. Its open streams close."""
+        if not context().devices.revoke(require_player(), device_id):
+            raise ApiError(
+                404, "device-not-found", "Not found", "This player has no such device."
+            )
+
+
+@blp.route("/me/devices/revoke-others")
+class OtherDevices(MethodView):
+    """Every device of the player but this one."""
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.response(200, RevokedSchema, example={"revoked": 2})
+    @operation("revokeOtherDevices", token="player")
+    @problems(401)
+    def post(self) -> dict[str, Any]:
+        """Revoke the token of every device but this request's (with a JWT: every player token
+        of the player); how many were revoked."""
+        player = require_player()
+        return {"revoked": context().devices.revoke_all(player, keep=request_device())}
+
+
+@blp.route("/me/sign-out")
+class SignOut(MethodView):
+    """Sign this device out."""
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.response(204)
+    @operation("signOut", token="player")
+    @problems(401, 409)
+    def post(self) -> None:
+        """Revoke this request's player token: it acts for the player no more. A JWT is signed
+        out by its issuer (409)."""
+        player, device = require_player(), request_device()
+        if device is None:
+            raise ApiError(
+                409,
+                "conflict",
+                "Conflict",
+                "A JWT is signed out by its issuer: this service holds no token of it.",
+            )
+        context().devices.revoke(player, device)
+
+
+@blp.route("/me/link")
+class Link(MethodView):
+    """Link a guest to the operator's account system."""
+
+    @rate_limited("lobby", seat=request_seat_key)
+    @blp.arguments(LinkSchema(), example={"token": examples.NEW_PLAYER["token"]})
+    @blp.response(200, LinkedSchema, example={**examples.LINKED, "revoked": 1})
+    @operation("linkGuest", token="jwt")
+    @problems(401, 403, 409, 422, 503)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """With the trusted issuer's JWT as the bearer and the guest's token in the body: the
+        guest becomes the JWT's player, keeping its id, games, ratings and record; it signs in
+        through the issuer from then on, so its player tokens are revoked. 409 when the JWT's
+        own player has played already (its games can't be merged)."""
+        token = bearer()
+        subject = None if token is None else verified_subject(token)
+        if subject is None:
+            raise ApiError(
+                401,
+                "unauthorized",
+                "Unauthorized",
+                "Send the trusted issuer's JWT as `Authorization: Bearer ...`.",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+        ctx = context()
+        guest = ctx.players.by_token(body["token"])  # the schema took only a player token's shape
+        try:
+            if guest is None:
+                raise UnknownGuest()
+            player, revoked = link_guest(ctx, subject.issuer, subject.subject, guest)
+        except UnknownGuest:
+            raise ApiError(
+                422,
+                "validation-error",
+                "Invalid request",
+                "This guest token is unknown or was revoked.",
+                errors={"json": {"token": ["unknown or revoked"]}},
+            ) from None
+        except NotAGuest:
+            raise guests_only("Only a guest can be linked: this player has an account.") from None
+        except IdentityTaken:
+            raise ApiError(
+                409,
+                "identity-taken",
+                "Conflict",
+                "This account's own player has played already: a guest can't be linked to it.",
+            ) from None
+        except LinkBusy:
+            raise ApiError(503, "busy", "Busy", "The account kept changing; try again.",
+                           headers={"Retry-After": "1"}) from None  # fmt: skip
+        return {"player": player_json(player, ctx), "revoked": revoked}
+
+
+def device_json(device: Device, current: str | None) -> dict[str, Any]:
+    """A device as DeviceSchema describes it."""
+    return {
+        "id": device.id,
+        "created_at": _time(device.created_at),
+        "last_used_at": _time(device.last_used_at),
+        "current": device.id == current,
+    }
+
+
+def _time(seconds: float | None) -> str | None:
+    return None if seconds is None else iso_time(int(seconds * 1000))
 
 
 @blp.route("/me/games")
@@ -218,7 +396,8 @@ class InboxTickets(MethodView):
         ctx = context()
         ticket = new_ticket()
         seconds = ctx.settings.stream_ticket_seconds
-        ctx.players.issue(INBOX_TICKET, ticket, require_player(), seconds)
+        holder = holding(require_player(), player_token_digest())
+        ctx.players.issue(INBOX_TICKET, ticket, holder, seconds)
         return {
             "ticket": ticket,
             "expires_in": seconds,
@@ -246,17 +425,19 @@ class Inbox(MethodView):
         ticket; resumes after Last-Event-ID (or `after`); by default, from now on."""
         ctx = context()
         if "ticket" in query:
-            player = ctx.players.peek(INBOX_TICKET, query["ticket"])
-            if player is None:
+            stands_for = ctx.players.peek(INBOX_TICKET, query["ticket"])
+            player, alive = held(stands_for or "")
+            if stands_for is None or (alive is not None and not alive()):
                 raise ApiError(
                     401,
                     "unauthorized",
                     "Unauthorized",
-                    "This inbox ticket is unknown or has expired: ask for another with the"
-                    " player's token (POST /players/me/stream-tickets).",
+                    "This inbox ticket is unknown or has expired, or its token was revoked:"
+                    " ask for another with the player's token (POST /players/me/stream-tickets).",
                 )
         else:
-            player = require_player()
+            player, token_digest = require_player(), player_token_digest()
+            alive = None if token_digest is None else ctx.devices.alive(token_digest)
         after = _resume_after(query.get("after"))
         if after is None:
             newest = ctx.players.inbox_head(player)
@@ -264,7 +445,7 @@ class Inbox(MethodView):
         encode = json_encoder()
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         place = limiter().hold(request.remote_addr)  # a waiter, as a game's stream is
-        body = inbox_events(ctx, player, after, encode, place)
+        body = inbox_events(ctx, player, after, encode, alive, place)
         response = Response(body, mimetype=sse.CONTENT_TYPE, headers=headers)
         if place is not None:
             response.call_on_close(place.release)
@@ -289,10 +470,12 @@ def inbox_events(
     player: str,
     after: str,
     encode: Callable[[Any], bytes],
+    alive: Callable[[], bool] | None = None,
     place: Place | None = None,
 ) -> Iterator[bytes]:
     """The inbox stream's body: entries after `after` as they are written, heartbeats while
-    quiet; the player is present while it is open, and `place` (its address's) is kept."""
+    quiet; the player is present while it is open, and `place` (its address's) is kept. It
+    ends once `alive` says the player token it was opened with was revoked."""
     settings = ctx.settings
     closes_at = time.monotonic() + settings.stream_seconds
     yield sse.retry(RETRY_MILLISECONDS)
@@ -306,7 +489,7 @@ def inbox_events(
             if left <= 0:
                 return
             entries = follower.next(min(settings.stream_heartbeat_seconds, left))
-            if follower.closed:
+            if follower.closed or (alive is not None and not alive()):
                 return
             if not entries:
                 here(ctx, player)  # a quick-play entry of a player whose inbox is open waits on

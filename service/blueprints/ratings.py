@@ -9,7 +9,8 @@ from flask.views import MethodView
 from events.store import iso_time
 from game.editions import EDITIONS
 from game.ratings import Rating
-from play.records import EditionRecord, Reliability, leaderboard, player_record, standing
+from play.records import EditionRecord, leaderboard, player_record, record_totals, standing
+from service import examples
 from service.apidoc import operation, problems
 from service.blueprints.base import Blueprint
 from service.deps import context
@@ -23,10 +24,10 @@ RATING_EXAMPLE = {"mu": 29.2, "sigma": 6.1, "score": 10.9, "games": 7}
 LEADERBOARD_EXAMPLE = {
     "edition": "2019",
     "min_games": 5,
-    "players": [{"rank": 1, "player": "g-3hK9xQ", "name": "ann", "rating": RATING_EXAMPLE}],
+    "players": [{"rank": 1, "player": examples.PLAYER_ID, "name": "ann", "rating": RATING_EXAMPLE}],
 }
 PLAYER_EXAMPLE = {
-    "id": "g-3hK9xQ",
+    "id": examples.PLAYER_ID,
     "name": "ann",
     "games": 9,
     "wins": 5,
@@ -37,7 +38,7 @@ PLAYER_EXAMPLE = {
             "edition": "2019",
             "rating": RATING_EXAMPLE,
             "history": [
-                {"game": "9f2c4e1a7b3d5f60#1", "at": "2026-01-05T10:02:11.408Z", "mu": 27.1,
+                {"game": f"{examples.GAME_ID}#1", "at": "2026-01-05T10:02:11.408Z", "mu": 27.1,
                  "sigma": 8.0},
             ],
             "games": 9,
@@ -114,18 +115,10 @@ class PlayerRecord(MethodView):
             raise ApiError(
                 404, "player-not-found", "Not found", f"There is no player {player_id!r}."
             )
-        editions = [edition_json(record) for record in player_record(ctx, player_id)]
-        games = sum(e["games"] for e in editions)
-        abandons = sum(e["abandons"] for e in editions)
-        return {
-            "id": player.id,
-            "name": player.name,
-            "games": games,
-            "wins": sum(e["wins"] for e in editions),
-            "abandons": abandons,
-            "abandon_rate": Reliability(games, abandons).abandon_rate,
-            "editions": editions,
-        }
+        records = player_record(ctx, player_id)
+        editions = [edition_json(record) for record in records]
+        return {"id": player.id, "name": player.name, **record_totals(records),
+                "editions": editions}  # fmt: skip
 
 
 def edition_json(record: EditionRecord) -> dict[str, Any]:

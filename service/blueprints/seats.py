@@ -8,13 +8,21 @@ from flask import Response
 from flask.views import MethodView
 
 from events.store import Idempotency
-from game.table import BeginGame, LeaveSeat, SetWebhook, Table, TakeSeat
+from game.table import AbandonSeat, Asked, BeginGame, LeaveSeat, SetWebhook, TakeSeat, check_asker
 from play.lobby import send_to_table
 from play.players import abandon
+from play.send_command import Sent
 from play.webhooks import new_secret, url_problem
 from service import auth, examples
 from service.apidoc import operation, problems
-from service.auth import Audience, request_player, request_seat_key, require_seat
+from service.auth import (
+    Audience,
+    asked_meta,
+    request_asker,
+    request_player,
+    request_seat_key,
+    require_seat,
+)
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
@@ -79,10 +87,8 @@ class Seat(MethodView):
     @operation("leaveSeat", token="required")
     @problems(401, 403, 404, 409)
     def delete(self, game_id: str, seat: int) -> None:
-        """Leave your seat before the game starts (with that seat's token)."""
-        _, table = find_game(game_id)
-        _own(table, seat)
-        send_to_table(context(), game_id, LeaveSeat(seat), {"by": "seat", "seat": seat})
+        """Leave your seat before the game starts (with that seat's token, or its player's)."""
+        _as_its_holder(game_id, seat, _asked(game_id, LeaveSeat(seat))[0])
 
 
 @blp.route("/<game_id:game_id>/seats/<int:seat>/abandon")
@@ -97,9 +103,8 @@ class Abandon(MethodView):
         """Leave your seat of a game in play: a bot (the table's `takeover_bot`) plays it from
         now on, as everyone sees (`seat_taken_over`); a table where every person has left ends
         at once. The answer is the game as a spectator sees it (the seat is no longer yours)."""
-        _, table = find_game(game_id)
-        _own(table, seat)
-        sent = abandon(context(), game_id, seat, {"by": "seat", "seat": seat})
+        asked, _ = _asked(game_id, AbandonSeat(seat))
+        sent = abandon(context(), game_id, seat, asked.by, asked_meta(seat))
         return view_response(game_id, sent.game, Audience(None))
 
 
@@ -147,16 +152,13 @@ class Webhook(MethodView):
     @problems(401, 403, 404, 422)
     def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Have the seat told, by a signed POST, whenever it must act; the secret is shown once."""
-        _, table = find_game(game_id)
-        _own(table, seat)
+        secret = new_secret()
+        asked, _ = _asked(game_id, SetWebhook(seat, body["url"], secret))
         allow_private = context().settings.webhook_allow_private
         problem = url_problem(body["url"], allow_private=allow_private)
         if problem is not None:
             raise ApiError(422, "webhook-url-refused", "Webhook URL refused", problem)
-        secret = new_secret()
-        send_to_table(
-            context(), game_id, SetWebhook(seat, body["url"], secret), {"by": "seat", "seat": seat}
-        )
+        _as_its_holder(game_id, seat, asked)
         return {"url": body["url"], "secret": secret}
 
     @rate_limited("lobby", seat=request_seat_key)
@@ -165,23 +167,34 @@ class Webhook(MethodView):
     @problems(401, 403, 404)
     def delete(self, game_id: str, seat: int) -> None:
         """Stop the seat's webhook."""
-        _, table = find_game(game_id)
-        _own(table, seat)
-        send_to_table(context(), game_id, SetWebhook(seat, None), {"by": "seat", "seat": seat})
+        _as_its_holder(game_id, seat, _asked(game_id, SetWebhook(seat, None))[0])
 
 
-def _own(table: Table, seat: int) -> None:
-    """401 without a valid token; 403 when the token is another seat's."""
-    if require_seat(table) != seat:
-        raise ApiError(403, "forbidden", "Forbidden", f"Your token is not seat {seat}'s.")
+def _asked(game_id: str, command: Any) -> tuple[Asked, int]:
+    """The command as the request's token sends it, judged at the door on the game as read
+    now (401 when the token holds no seat, 403 when it holds another than the command's),
+    and the seat it holds there."""
+    _, table = find_game(game_id)
+    seat = require_seat(table)
+    asked = Asked(request_asker(), command)
+    check_asker(table, asked)
+    return asked, seat
+
+
+def _as_its_holder(game_id: str, seat: int, asked: Asked) -> Sent:
+    """Send a command that acts for `seat`: applied only if its asker holds that seat in the
+    version it is applied to, so judged again on every retry (the token may have left the
+    seat meanwhile, and someone else sat down)."""
+    return send_to_table(context(), game_id, asked, asked_meta(seat))
 
 
 def _by_a_seated_player(
     game_id: str, command: Any, idempotency: Idempotency | None = None
 ) -> Response:
-    """Run a table command any seated player may send; answer with their view."""
-    _, table = find_game(game_id)
-    seat = require_seat(table)
-    meta = {"by": "seat", "seat": seat}
-    sent = send_to_table(context(), game_id, command, meta, idempotency=idempotency)
-    return view_response(game_id, sent.game, Audience(seat))
+    """Run a table command any seated player may send (if it still holds a seat when it is
+    applied); answer with their view."""
+    asked, seat = _asked(game_id, command)
+    sent = send_to_table(context(), game_id, asked, asked_meta(seat), idempotency=idempotency)
+    after = sent.game.table
+    assert after is not None
+    return view_response(game_id, sent.game, Audience(after.seat_of(asked.by)))

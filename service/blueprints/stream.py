@@ -28,9 +28,19 @@ from play import chat
 from play.chat import Chatter
 from play.context import Context
 from play.follow import Follower, follow
-from service import sse
+from service import examples, sse
 from service.apidoc import operation, problems
-from service.auth import bearer, reader, request_player, request_seat_key, require_seat, seat_of
+from service.auth import (
+    bearer,
+    held,
+    holding,
+    player_token_digest,
+    reader,
+    request_player,
+    request_seat_key,
+    require_seat,
+    seat_of,
+)
 from service.blueprints.base import Blueprint
 from service.deps import context
 from service.errors import ApiError
@@ -86,7 +96,7 @@ TICKET_EXAMPLE = {
     "ticket": "kq3WZ0p8Rr1vYbN6sT2uXc9dLm4eGh7a",
     "seat": 0,
     "expires_in": 60,
-    "url": "/games/01JD3Q4W7E5B2K8N6M1P9R0S2T/stream?ticket=kq3WZ0p8Rr1vYbN6sT2uXc9dLm4eGh7a",
+    "url": f"/games/{examples.GAME_ID}/stream?ticket=kq3WZ0p8Rr1vYbN6sT2uXc9dLm4eGh7a",
 }
 
 
@@ -106,16 +116,17 @@ class Stream(MethodView):
         loaded, table = find_game(game_id)
         ctx = context()
         if "ticket" in query:
-            who = ticket_reader(ctx, game_id, query["ticket"], table)
+            who, alive = ticket_reader(ctx, game_id, query["ticket"], table)
         else:
-            who = reader(table)
+            who, token_digest = reader(table), player_token_digest()
+            alive = None if token_digest is None else ctx.devices.alive(token_digest)
         after = min(last_event_id(query["after"]), LAST_VERSION)
         if table.status == "over" and after >= loaded.version:
             return Response(status=204)
         encode = json_encoder()
         place = limiter().hold(request.remote_addr)
         talk = chat_of(ctx, game_id, table, who, query.get("chat_after"))
-        events = stream_events(ctx, game_id, loaded, who, after, encode, place, talk)
+        events = stream_events(ctx, game_id, loaded, who, after, encode, place, talk, alive)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         response = Response(events, mimetype=sse.CONTENT_TYPE, headers=headers)
         response.headers["Vary"] = "Authorization"
@@ -142,7 +153,7 @@ class StreamTickets(MethodView):
         holder = request_seat_key()
         assert holder is not None  # require_seat found the token's seat
         if seat_of(table, bearer()) is None:  # a player's token: the ticket stands for the player
-            holder = PLAYER_HOLDER + str(request_player())
+            holder = holding(PLAYER_HOLDER + str(request_player()), player_token_digest())
         tickets = context().tickets
         ticket = tickets.issue(game_id, holder)
         return {
@@ -153,14 +164,18 @@ class StreamTickets(MethodView):
         }
 
 
-def ticket_reader(ctx: Context, game_id: str, ticket: str, table: Table) -> Reader:
-    """The reader a stream ticket of this game stands for; 401 if it is unknown or expired,
-    or if the token it was taken with no longer holds its seat."""
-    holder = ctx.tickets.holder(game_id, ticket)
+def ticket_reader(
+    ctx: Context, game_id: str, ticket: str, table: Table
+) -> tuple[Reader, Callable[[], bool] | None]:
+    """The reader a stream ticket of this game stands for, and whether the player token it was
+    taken with still acts; 401 if it is unknown or expired, if the token it was taken with no
+    longer holds its seat, or was revoked."""
+    holder, alive = held(ctx.tickets.holder(game_id, ticket) or "")
     player: str | None = None
-    if holder is not None and holder.startswith(PLAYER_HOLDER):
-        player, holder = holder.removeprefix(PLAYER_HOLDER), None
-    if (holder is None and player is None) or seat_held(table, holder, player) is None:
+    if holder.startswith(PLAYER_HOLDER):
+        player, holder = holder.removeprefix(PLAYER_HOLDER), ""
+    dead = alive is not None and not alive()
+    if dead or (not holder and player is None) or seat_held(table, holder, player) is None:
         raise ApiError(
             401,
             "unauthorized",
@@ -168,7 +183,7 @@ def ticket_reader(ctx: Context, game_id: str, ticket: str, table: Table) -> Read
             "This stream ticket is unknown or has expired, or its seat was left: ask for"
             " another with the seat's token (POST /games/{game_id}/stream-tickets).",
         )
-    return Reader(holder, player=player)
+    return Reader(holder or None, player=player), alive
 
 
 class ChatFollower:
@@ -248,11 +263,13 @@ def stream_events(
     encode: Callable[[Any], bytes],
     place: Place | None = None,
     talk: ChatFollower | None = None,
+    alive: Callable[[], bool] | None = None,
 ) -> Iterator[bytes]:
     """The stream's body: events after `after` as they are appended, heartbeats while quiet,
     and an `end` event once the game is over and every event was sent. It ends early when the
-    process stops, the stream has lasted LOVELETTER_STREAM_SECONDS (clients resume), or its
-    reader may read no more. With `talk`, the chat's messages too, as `chat` events."""
+    process stops, the stream has lasted LOVELETTER_STREAM_SECONDS (clients resume), its
+    reader may read no more, or `alive` says the player token it was opened with was revoked.
+    With `talk`, the chat's messages too, as `chat` events."""
     settings, vocabulary = ctx.settings, ctx.games.vocabulary
     closes_at = time.monotonic() + settings.stream_seconds
     table = loaded.table
@@ -275,7 +292,7 @@ def stream_events(
             if place is not None:
                 place.renew()
             events = follower.next(min(settings.stream_heartbeat_seconds, left))
-            if follower.closed:
+            if follower.closed or (alive is not None and not alive()):
                 return
             said = None if talk is None else talk.news(follower, table)
             if said is None and talk is not None:  # its seat was left: it reads no more

@@ -69,12 +69,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rebuild = add_command(
         subparsers,
         "rebuild",
-        summary="recompute snapshots, the lobby index, what games wait on, and ratings",
+        summary="recompute snapshots, the lobby index, what games wait on, ratings, devices",
         description="Fold every game's stream from its start, rewrite the snapshots that"
         " differ, rebuild the lobby index and each game's due entry (what a sweep re-enqueues)."
         " Then recompute every rating, leaderboard, rating history and player's statistics from"
         " the streams and the archive (docs/ratings.md): the same numbers the service keeps."
-        f" Safe while the service runs. {WHERE}",
+        " Then list among its player's devices every player token that is not (tokens made"
+        f" before devices were listed). Safe while the service runs. {WHERE}",
         examples=("REDIS_URL=redis://127.0.0.1:6379/0 loveletter rebuild",),
     )
     rebuild.set_defaults(func=run_rebuild)
@@ -176,4 +177,7 @@ def run_rebuild(args: argparse.Namespace) -> int:
         for edition, count in sorted(rated.games.items())
     )
     print(f"ratings: {rated.tables} table(s) read; finished games: {editions or 'none'}")
+    devices = ctx.devices
+    listed = sum(devices.index_token(digest) for digest in devices.token_digests())
+    print(f"devices: {listed} player token(s) listed that were not")
     return 0

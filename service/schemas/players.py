@@ -16,6 +16,7 @@ from service.schemas.ratings import ABANDON_RATE
 from service.schemas.streams import TICKET_PATTERN
 
 _NAME = PlayerName(description="a name")
+PLAYER_TOKEN_PATTERN = "^plr_[A-Za-z0-9_-]{43}$"
 INBOX_ENTRY_ID = ENTRY_ID_PATTERN
 
 
@@ -48,9 +49,15 @@ class PlayerSchema(Schema):
                   " trusted issuer names it)"},
     )  # fmt: skip
     created_at = fields.String(required=True, metadata={"format": "date-time"})
-    games_abandoned = fields.Integer(
-        required=True, metadata={"description": "games whose seat the player left to a bot"}
+    games = fields.Integer(
+        required=True, metadata={"description": "finished games, rated or not (as getPlayer)"}
     )
+    wins = fields.Integer(required=True, metadata={"description": "finished games won"})
+    abandons = fields.Integer(
+        required=True,
+        metadata={"description": "finished games whose seat the player left to a bot or"
+                  " forfeited (as getPlayer)"},
+    )  # fmt: skip
     abandon_rate = ABANDON_RATE
     webhook = fields.Boolean(required=True, metadata={"description": "has a webhook set"})
 
@@ -60,6 +67,58 @@ class PlayerTokenSchema(Schema):
 
     player = fields.Nested(PlayerSchema, required=True)
     token = fields.String(required=True)
+
+
+class DeviceSchema(Schema):
+    """One of the player's devices: a player token it holds (never shown again)."""
+
+    id = fields.String(required=True, metadata={"description": "the device's id (revokeDevice)"})
+    created_at = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"format": "date-time",
+                  "description": "when its token was made (null: before devices were listed)"},
+    )  # fmt: skip
+    last_used_at = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"format": "date-time",
+                  "description": "when its token was last used, to within 15 minutes (null:"
+                  " not since it was made)"},
+    )  # fmt: skip
+    current = fields.Boolean(
+        required=True, metadata={"description": "this request's token is this device's"}
+    )
+
+
+class DevicesSchema(Schema):
+    """The player's devices, the most recently made first."""
+
+    devices = fields.List(fields.Nested(DeviceSchema), required=True)
+
+
+class RevokedSchema(Schema):
+    """How many player tokens were revoked."""
+
+    revoked = fields.Integer(required=True)
+
+
+class LinkSchema(Schema):
+    """The guest's own token, to link that guest to the bearer JWT's identity."""
+
+    token = fields.String(
+        required=True,
+        validate=validate.Regexp(PLAYER_TOKEN_PATTERN),
+        metadata={"description": "the guest's player token (`plr_...`)"},
+    )
+
+
+class LinkedSchema(Schema):
+    """The linked player (the guest, now signed in through the issuer), and how many of its
+    player tokens were revoked."""
+
+    player = fields.Nested(PlayerSchema, required=True)
+    revoked = fields.Integer(required=True)
 
 
 class TransferCodeSchema(Schema):

@@ -90,6 +90,11 @@ OPERATIONS = {
     ("post", "/players/me/transfer-codes"): ("createTransferCode", "player"),
     ("post", "/players/tokens"): ("redeemTransferCode", "none"),
     ("get", "/players/me/games"): ("listMyGames", "player"),
+    ("get", "/players/me/devices"): ("listDevices", "player"),
+    ("delete", "/players/me/devices/{device_id}"): ("revokeDevice", "player"),
+    ("post", "/players/me/devices/revoke-others"): ("revokeOtherDevices", "player"),
+    ("post", "/players/me/sign-out"): ("signOut", "player"),
+    ("post", "/players/me/link"): ("linkGuest", "jwt"),
     ("put", "/players/me/webhook"): ("setPlayerWebhook", "player"),
     ("delete", "/players/me/webhook"): ("deletePlayerWebhook", "player"),
     ("post", "/players/me/stream-tickets"): ("createInboxTicket", "player"),
@@ -106,15 +111,16 @@ OPERATIONS = {
     ("get", "/tutorials/{name}"): ("getTutorial", "none"),
     ("post", "/tutorials"): ("startTutorial", "none"),
 }
-SEAT, PLAYER = {"seatToken": []}, {"playerToken": []}
+SEAT, PLAYER, JWT = {"seatToken": []}, {"playerToken": []}, {"playerJwt": []}
 SECURITY = {
     "none": [],
-    "optional": [{}, SEAT],  # a seat's token, or its player's (the scheme says so)
-    "required": [SEAT],
-    "player": [PLAYER],
-    "player-optional": [{}, PLAYER],
-    "seat-or-player": [SEAT, PLAYER],  # a seat's, or a player's without a seat (a spectator)
-    "anyone": [{}, SEAT, PLAYER],
+    "optional": [{}, SEAT, PLAYER, JWT],  # a player's bearer without a seat reads as a spectator
+    "required": [SEAT, PLAYER, JWT],  # a seat's token, or the player's holding the seat
+    "player": [PLAYER, JWT],
+    "player-optional": [{}, PLAYER, JWT],
+    "seat-or-player": [SEAT, PLAYER, JWT],  # a seat's, or a player's without a seat (a spectator)
+    "anyone": [{}, SEAT, PLAYER, JWT],
+    "jwt": [JWT],
 }
 
 
@@ -177,7 +183,7 @@ def test_request_bodies_and_main_answers_have_examples_that_fit_their_schemas() 
                 assert "example" in content, (key, status)
                 check(document, content["schema"], content["example"])
                 answers += 1
-    assert (bodies, answers) == (10, 32)
+    assert (bodies, answers) == (11, 35)
 
 
 def test_commands_and_events_are_tagged_unions() -> None:

@@ -51,7 +51,7 @@ def test_a_guest_is_made_with_a_token_shown_once_and_kept_as_a_hash(
     token = guest(client, "Ann")
     assert token.startswith("plr_")
     me = client.get("/players/me", headers=bearer(token))
-    assert me.status_code == 200 and me.json["name"] == "Ann" and me.json["games_abandoned"] == 0
+    assert me.status_code == 200 and me.json["name"] == "Ann" and me.json["abandons"] == 0
     stored = b"".join(
         bytes(k) + bytes(str(redis_client.dump(k)), "utf8")
         for k in redis_client.scan_iter(match=f"{namespace}:*")
@@ -169,8 +169,6 @@ def test_abandoning_gives_the_seat_to_a_bot_and_a_table_of_bots_ends(
     )
     again = client.post(f"/games/{game}/seats/0/abandon", headers=bearer(ann))
     assert again.status_code == 401  # the seat is no longer ann's
-    me = client.get("/players/me", headers=bearer(ann)).json
-    assert me["games_abandoned"] == 1
     listed = client.get("/players/me/games", headers=bearer(ann)).json["games"]
     assert listed[0]["left"] and listed[0]["my_seat"] is None
     assert [e["type"] for e in inbox(app, ann)][-1] == "seat_taken_over"
@@ -178,6 +176,12 @@ def test_abandoning_gives_the_seat_to_a_bot_and_a_table_of_bots_ends(
     assert ended.json["game"]["status"] == "over"
     assert ended.json["view"]["game_winners"] == []
     assert [e["type"] for e in inbox(app, bob)][-2:] == ["seat_taken_over", "game_over"]
+    me = client.get("/players/me", headers=bearer(ann)).json
+    assert (me["games"], me["wins"], me["abandons"]) == (1, 0, 1)  # counted once it is over
+    record = client.get(f"/players/{me['id']}").json
+    assert {name: record[name] for name in ("games", "wins", "abandons")} == {
+        name: me[name] for name in ("games", "wins", "abandons")
+    }
     feed = client.get(f"/games/{game}/events?after=0").json["events"]
     assert [e["type"] for e in feed].count("seat_taken_over") == 2
     assert all(e["at"].endswith("Z") for e in feed)

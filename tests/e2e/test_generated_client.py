@@ -129,7 +129,8 @@ def test_the_generated_client_names_operations_for_their_actions(
 
 def test_a_generated_client_plays_as_a_player(client_package: ModuleType, server: Served) -> None:
     """A guest made with the generated client creates a game with its player token, finds it
-    in its games, moves to another device with a transfer code, abandons, and gets tickets."""
+    in its games, moves to another device with a transfer code, abandons, gets tickets, lists
+    its devices and signs one out."""
     models = importlib.import_module(f"{PACKAGE}.models")
     anonymous = client_package.Client(base_url=server.base)
     made = operation("players", "create_player").sync_detailed(
@@ -168,4 +169,10 @@ def test_a_generated_client_plays_as_a_player(client_package: ModuleType, server
     gone = operation("players", "delete_player_webhook").sync_detailed(client=other)
     assert gone.status_code == 204
     again = operation("players", "get_me").sync(client=ann)
-    assert isinstance(again, models.Player) and again.games_abandoned == 1
+    assert isinstance(again, models.Player) and (again.games, again.abandons) == (1, 1)
+    listed = operation("players", "list_devices").sync(client=ann)
+    assert isinstance(listed, models.Devices) and len(listed.devices) == 2
+    assert [device.current for device in listed.devices].count(True) == 1
+    out = operation("players", "sign_out").sync_detailed(client=other)
+    assert out.status_code == 204
+    assert operation("players", "get_me").sync_detailed(client=other).status_code == 401

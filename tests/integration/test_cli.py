@@ -135,3 +135,26 @@ def test_rebuild_recomputes_the_ratings_with_the_same_numbers(
     assert main(["rebuild"]) == 0
     assert "ratings: 3 table(s) read; finished games: 2019 3 (3 rated)" in capsys.readouterr().out
     assert snapshot(single_client, reading.settings.namespace) == live
+
+
+def test_rebuild_lists_player_tokens_made_before_devices_were(
+    reading: Context, single_client: RedisClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A token an older service made (its key only, no device): `rebuild` lists it among its
+    player's devices, so revoking every other device reaches it too; a second run lists none."""
+    from events.players import Player, digest
+    from play.players import new_guest, new_player_token
+
+    player, token = new_guest(reading, "ann")
+    old = new_player_token()
+    single_client.set(f"{reading.settings.namespace}:player-token:{digest(old)}", player.id)
+    assert len(reading.devices.devices(player.id)) == 1
+    assert main(["rebuild"]) == 0
+    assert "devices: 1 player token(s) listed that were not" in capsys.readouterr().out
+    listed = reading.devices.devices(player.id)
+    assert len(listed) == 2 and [d.created_at is None for d in listed].count(True) == 1
+    assert reading.devices.revoke_all(player.id, keep=listed[0].id) == 1
+    assert reading.players.by_token(old) is None and reading.players.by_token(token) == player.id
+    assert main(["rebuild"]) == 0
+    assert "devices: 0 player token(s) listed that were not" in capsys.readouterr().out
+    assert isinstance(reading.players.get(player.id), Player)
