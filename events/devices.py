@@ -63,11 +63,16 @@ class DeviceStore:
             if len(self._written) > REMEMBERED:
                 for old in sorted(self._written, key=self._written.__getitem__)[: REMEMBERED // 2]:
                     del self._written[old]
+        devices, used = self.players.key(player_id, "devices"), self.players.key(player_id, "used")
         pipe = self.redis.pipeline(transaction=False)
         record = device_record(token_digest, None)  # a token made before devices were listed
-        pipe.hsetnx(self.players.key(player_id, "devices"), device, record)
-        pipe.hset(self.players.key(player_id, "used"), device, int(time.time()))
-        pipe.execute()
+        pipe.hsetnx(devices, device, record)
+        pipe.hset(used, device, int(time.time()))
+        pipe.pttl(self.players.key(player_id, "player"))
+        left_ms = int(pipe.execute()[-1])
+        if left_ms > 0:  # a guest not yet seated: forgotten with its record (`Players.keep`)
+            self.redis.pexpire(devices, left_ms)
+            self.redis.pexpire(used, left_ms)
 
     def alive(self, token_digest: str) -> Callable[[], bool]:
         """Whether the token of this digest still acts, asked of Redis at most every

@@ -179,6 +179,7 @@ class PlayerStore:
             token_digest = orjson.loads(record)["digest"]
             self.redis.persist(f"{self.namespace}:{PLAYER_TOKEN}:{token_digest}")
         self.redis.persist(devices)
+        self.redis.persist(self.key(player_id, "used"))
 
     def by_token(self, token: str) -> str | None:
         """The player a token acts for, if any."""

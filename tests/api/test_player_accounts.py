@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import time
 from typing import Any
 
@@ -18,6 +19,7 @@ import requests
 from events.connection import RedisClient
 from events.players import digest
 from tests.api.conftest import APIs
+from tests.api.test_ratings_processes import play_ranked_game
 from tests.sse import EventStream
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -212,7 +214,13 @@ def test_a_guest_links_to_its_account_and_keeps_its_games_and_record(apis: list[
     first, second = apis
     ann, bob = guest(first, "ann"), guest(first, "bob")
     ann_id = me(first, ann).json()["id"]
-    game = finished_game(first, ann, bob, ranked=True)
+    finished_game(first, ann, bob, ranked=True)  # bob gives up at once: ann's win, unrated
+    play_ranked_game(first, [ann, bob], random.Random(5))  # really played: ann is rated
+    before = requests.get(f"{first}/players/{ann_id}", timeout=10).json()
+    assert before["editions"][0]["rating"] is not None
+    games = [g["id"] for g in requests.get(f"{first}/players/me/games", headers=bearer(ann),
+                                           timeout=10).json()["games"]]  # fmt: skip
+    assert len(games) == 2
     code = requests.post(f"{first}/players/me/transfer-codes", headers=bearer(ann),
                          timeout=10).json()["code"]  # fmt: skip
     account = signed("user-ann")
@@ -222,14 +230,14 @@ def test_a_guest_links_to_its_account_and_keeps_its_games_and_record(apis: list[
     assert linked.json()["revoked"] == 1
     player = linked.json()["player"]
     assert (player["id"], player["kind"], player["name"]) == (ann_id, "external", "ann")
-    assert (player["games"], player["wins"], player["abandons"]) == (1, 1, 0)
+    assert (player["games"], player["wins"], player["abandons"]) == (2, before["wins"], 0)
     for base in apis:
         assert me(base, account).json()["id"] == ann_id
         assert me(base, ann).status_code == 401  # it signs in through its account now
     mine = requests.get(f"{first}/players/me/games", headers=bearer(account), timeout=10).json()
-    assert [g["id"] for g in mine["games"]] == [game]
+    assert [g["id"] for g in mine["games"]] == games
     record = requests.get(f"{second}/players/{ann_id}", timeout=10).json()
-    assert record["editions"][0]["rating"] is not None
+    assert record["editions"] == before["editions"]  # its rating and history kept
     late = requests.post(f"{first}/players/tokens", json={"code": code}, timeout=10)
     assert late.status_code == 403 and late.json()["type"].endswith("/guests-only")
     again = requests.post(f"{first}/players/me/link", json={"token": bob},
