@@ -113,3 +113,23 @@ def test_leaving_a_game_to_a_bot_after_a_confirmation(server: Served, contexts: 
     assert view["game"]["seats"][0]["bot"] == "heuristic"
     # ann's seat keeps her name; the bot that plays it now is named by its level
     bob_page.locator("[data-board] [data-seat='0']", has_text="Bot · steady").wait_for()
+
+
+def test_signing_out_ends_the_token_everywhere(server: Served, contexts: Contexts) -> None:
+    page = contexts().page()
+    ann = become_guest(page, server.base, "ann")
+    assert requests.get(f"{server.base}/players/me", headers=bearer(ann["token"]),
+                        timeout=10).status_code == 200  # fmt: skip
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Sign out").click()
+    assert asked and "ann" in asked[0]  # a confirmation first; dismissed, nothing changes
+    assert requests.get(f"{server.base}/players/me", headers=bearer(ann["token"]),
+                        timeout=10).status_code == 200  # fmt: skip
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Sign out").click()
+    page.get_by_role("button", name="Play as a guest").wait_for()  # the guest form again
+    assert page.evaluate("() => localStorage.getItem('loveletter.player')") is None
+    assert requests.get(f"{server.base}/players/me", headers=bearer(ann["token"]),
+                        timeout=10).status_code == 401  # the token acts no more, anywhere

@@ -43,7 +43,16 @@ export async function showMyGames(root) {
     }
   }
 
-  function signOut() {
+  async function signOut() {
+    if (!window.confirm(t("mygames.sign_out_confirm", { name: player.name }))) return;
+    try {
+      await playerApi.signOut(player.token);
+    } catch (problem) {
+      if (problem?.status !== 401) {  // already dead elsewhere: forget it here too
+        notice.textContent = says(problem);
+        return;
+      }
+    }
     forgetPlayer();
     stop();
     showMyGames(root);

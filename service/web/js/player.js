@@ -50,7 +50,7 @@ export async function redeem(code) {
   return keep(await json("POST", "/players/tokens", null, { code }));
 }
 
-/** Stop playing as this player in this browser (its token stays valid elsewhere). */
+/** Forget this browser's player (after signing it out, see `playerApi.signOut`). */
 export function forgetPlayer() {
   try {
     localStorage.removeItem(PLAYER);
@@ -63,6 +63,7 @@ export const playerApi = {
   me: (token) => json("GET", "/players/me", token),
   games: (token, status) => json("GET", `/players/me/games?${new URLSearchParams(status ? { status, limit: 200 } : { limit: 200 })}`, token),
   transferCode: (token) => json("POST", "/players/me/transfer-codes", token),
+  signOut: (token) => json("POST", "/players/me/sign-out", token),
   inboxTicket: (token) => json("POST", "/players/me/stream-tickets", token),
   enterQueue: (token, body) => json("POST", "/queue", token, body),
   queueEntry: (token, entry) => json("GET", `/queue/${encodeURIComponent(entry)}`, token),
