@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+import regex
 import schemathesis
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
@@ -19,19 +21,47 @@ from service.schemas.games import NAME_FORMAT
 from . import probe
 
 SKIPPED_PATHS = {"/probe/boom", "/probe/teapot", "/probe/raw"}  # the probe's deliberate errors
-# A name as the document describes it: letters, marks and digits of any script, spaces and
-# `.-_`, no space at either end (30 at most, as composing may lengthen a few).
-NAMES = st.text(
-    st.characters(categories=("L", "M", "N")) | st.sampled_from(" .-_"), min_size=1, max_size=30
-).filter(lambda name: name.strip(" ") == name)
+INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+
+
+def accented(char: str) -> bool:
+    """Whether the character carries an accent of its own (a nonspacing mark in its NFD)."""
+    return any(unicodedata.category(part) == "Mn" for part in unicodedata.normalize("NFD", char))
+
+
+def unaccented(*categories: str, exclude: str = "") -> st.SearchStrategy[str]:
+    """Characters of these categories, visible, with no accent of their own (so the one a
+    piece may add never repeats one)."""
+    return st.characters(categories=categories, exclude_characters=exclude).filter(
+        lambda char: not INVISIBLE.match(char) and not accented(char)
+    )
+
+
+def pieces(seen: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """A character, or a character with one accent (a visible nonspacing mark)."""
+    mark = st.characters(categories=("Mn",)).filter(lambda char: not INVISIBLE.match(char))
+    return seen | st.tuples(seen, mark).map("".join)
+
+
+# A name as the document describes it: letters and digits of any script, at most an accent on
+# each, spaces and `.-_`, no space at either end (15 pieces: composing may lengthen a few).
+NAMES = (
+    st.lists(pieces(unaccented("L", "N")) | st.sampled_from(" .-_"), min_size=1, max_size=15)
+    .map("".join)
+    .filter(lambda name: name.strip(" ") == name)
+)
 schemathesis.openapi.format(NAME_FORMAT, NAMES)
 # A chat message's text as the document describes it: one line of printable characters of any
-# script, no `<` or `>`, no space at either end.
-CHAT_TEXTS = st.text(
-    st.characters(categories=("L", "M", "N", "P", "S", "Zs"), exclude_characters="<>"),
-    min_size=1,
-    max_size=60,
-).filter(lambda text: text.strip() == text and bool(text))
+# script (at most an accent on each), no `<` or `>`, no blank (U+2800), no space at either end.
+CHAT_TEXTS = (
+    st.lists(
+        pieces(unaccented("L", "N", "P", "S", exclude="<>\u2800")) | unaccented("Zs"),
+        min_size=1,
+        max_size=30,
+    )
+    .map("".join)
+    .filter(lambda text: text.strip() == text and bool(text))
+)
 schemathesis.openapi.format(CHAT_TEXT_FORMAT, CHAT_TEXTS)
 
 
