@@ -77,20 +77,30 @@ def run_mygames_bench(
     try:
         cases: dict[str, Any] = {}
         for count in (few, many):
-            player = seated_player(ctx, count)
-            deep = max(0, count - limit)
-            timed: dict[str, Callable[[], int]] = {
-                "first page": lambda p=player: my_games(ctx, p, limit=limit).loaded,
-                "playing only": lambda p=player: my_games(ctx, p, "playing", limit=limit).loaded,
-                "last page": lambda p=player, d=deep: (
-                    my_games(ctx, p, offset=d, limit=limit).loaded
-                ),
-                "old full load": lambda p=player: len(old_full_load(ctx, p)),
-            }
+            timed = calls(ctx, seated_player(ctx, count), max(0, count - limit), limit)
             cases[str(count)] = {name: measure(call, pages) for name, call in timed.items()}
         return {"few": few, "many": many, "pages": pages, "page_size": limit, "cases": cases}
     finally:
         delete_namespace(client, namespace)
+
+
+def calls(ctx: Context, player: str, last: int, limit: int) -> dict[str, Callable[[], int]]:
+    """The timed cases of one player, each answering the games it loaded."""
+
+    def first_page() -> int:
+        return my_games(ctx, player, limit=limit).loaded
+
+    def playing_only() -> int:
+        return my_games(ctx, player, "playing", limit=limit).loaded
+
+    def last_page() -> int:
+        return my_games(ctx, player, offset=last, limit=limit).loaded
+
+    def old() -> int:
+        return len(old_full_load(ctx, player))
+
+    return {"first page": first_page, "playing only": playing_only, "last page": last_page,
+            "old full load": old}  # fmt: skip
 
 
 def seated_player(ctx: Context, games: int) -> str:
