@@ -35,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             deliveries,
             engine,
             inbox,
+            mygames,
             queue,
             storage,
             store,
@@ -61,6 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     deliveries.register_bench(group)
     inbox.register_bench(group)
     queue.register_bench(group)
+    mygames.register_bench(group)
     chaos.register(subparsers)
 
 

@@ -21,6 +21,7 @@ from events.background import Background
 from events.connection import RedisClient, as_text
 from events.locks import short_lock
 from events.store import iso_time, to_json
+from game.table import STATUSES
 
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 RELAY_SCRIPT = files("events").joinpath("relay.lua").read_text(encoding="utf-8")
@@ -32,6 +33,8 @@ CHAT_TOLD = "chat-told"  # the games whose chat a player away was told of, until
 CHAT_TOLD_SECONDS = 7 * 24 * 3600  # forgotten after a week away: told once more then
 DEVICE_ID = re.compile(r"[0-9a-f]{16}")
 PLAYER_TOKEN = "player-token"  # `{ns}:player-token:<digest>` names the player a token acts for
+MY_GAMES = "mine"  # `{ns}:{p:<id>}:mine[:<status>]`: the player's games indexed (events/mygames.py)
+MY_TURN = 10**13  # added to a game's score there while it waits on the player (Unix ms < 10**13)
 
 
 def is_entry_id(text: str) -> bool:
@@ -101,14 +104,38 @@ class InboxEntry:
         return {"id": self.id, "at": self.at, **self.data}
 
 
+def my_games_suffixes() -> list[str]:
+    """The suffixes of a player's "my games" index: every game, then one set per status."""
+    return [MY_GAMES, *(f"{MY_GAMES}:{status}" for status in STATUSES)]
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Where an append puts a game in a player's "my games": its status and whether it waits on
+    the player; an empty status takes it out (the player left the table)."""
+
+    status: str
+    my_turn: bool = False
+
+    def score(self, at_ms: int) -> int:
+        """The game's score after an append made at `at_ms`: waiting on the player first, then
+        the most recently moved."""
+        return at_ms + (MY_TURN if self.my_turn else 0)
+
+    def args(self, at_ms: int) -> list[str | int]:
+        """relay.lua's two arguments for it: the status ('-': taken out) and the score."""
+        return [self.status or "-", self.score(at_ms)]
+
+
 @dataclass(frozen=True)
 class Notice:
     """What one player must be told of one append: entries, whether the game becomes theirs,
-    and whether they lost a seat to a bot."""
+    whether they lost a seat to a bot, and where the game now stands in their games."""
 
     entries: tuple[dict[str, Any], ...] = ()
     bind: bool = False
     abandoned: int = 0
+    listed: Listed | None = None
 
 
 class PlayerStore:
@@ -208,7 +235,7 @@ class PlayerStore:
 
     def forget(self, player_id: str) -> None:
         """Delete a player that never played (its tokens are revoked first, by their keys)."""
-        suffixes = ("player", "inbox", "relayed", "games", "devices", "used")
+        suffixes = ("player", "inbox", "relayed", "games", "devices", "used", *my_games_suffixes())
         self.redis.delete(*(self.key(player_id, suffix) for suffix in suffixes))
 
     def set_webhook(self, player_id: str, url: str | None, secret: str | None) -> None:
@@ -247,7 +274,9 @@ class PlayerStore:
     ) -> tuple[int, bool]:
         """Tell the player of a game's append once (see relay.lua): the entries written (-1:
         relayed before) and whether the player has a webhook."""
-        keys = [self.key(player_id, suffix) for suffix in ("inbox", "relayed", "player", "games")]
+        suffixes = ("inbox", "relayed", "player", "games", *my_games_suffixes())
+        keys = [self.key(player_id, suffix) for suffix in suffixes]
+        listing = ["", 0] if notice.listed is None else notice.listed.args(at_ms)
         args: list[str | int] = [
             game_id,
             version,
@@ -257,6 +286,7 @@ class PlayerStore:
             player_id,
             1 if notice.bind else 0,
             notice.abandoned,
+            *listing,
             *(to_json(entry) for entry in notice.entries),
         ]
         written, hook = self._relay(keys=keys, args=args)

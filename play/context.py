@@ -15,6 +15,7 @@ from events.games import GameRepository
 from events.hub import AppendHub
 from events.identities import IdentityStore
 from events.index import GameIndex
+from events.mygames import MyGamesIndex
 from events.players import PlayerStore, Presence
 from events.queue import QuickPlayQueue
 from events.ratings import RatingStore
@@ -61,6 +62,12 @@ class Context:
         store = self.games.store
         length = self.settings.inbox_length
         return PlayerStore(store.redis, namespace=store.namespace, inbox_length=length)
+
+    @cached_property
+    def my_games(self) -> MyGamesIndex:
+        """Each player's games, indexed by status and order for "my games"."""
+        store = self.games.store
+        return MyGamesIndex(store.redis, namespace=store.namespace)
 
     @cached_property
     def devices(self) -> DeviceStore:

@@ -24,6 +24,7 @@ from events.store import StoredEvent
 from game.events import GameEnded, GameStarted, RedrawOffered, TurnStarted
 from game.table import SeatTaken, SeatTakenOver, Table, waiting_on
 from play.context import Context
+from play.mygames import listings
 from play.records import record_table
 
 log = logging.getLogger(__name__)
@@ -35,15 +36,21 @@ DELIVER_PLAYER_WEBHOOK = "workers.jobs.deliver_player_webhook"
 INBOX_TYPES = ("your_turn", "game_started", "game_over", "seat_taken_over", "matched", "chat")
 
 
-def notices(game_id: str, first: int, events: Sequence[Any], after: Table) -> dict[str, Notice]:
-    """Per player id, what the append of `events` (versions from `first`) tells them."""
+def notices(
+    game_id: str, first: int, events: Sequence[Any], after: Table, before: Table | None
+) -> dict[str, Notice]:
+    """Per player id, what the append of `events` (versions from `first`, `before` becoming
+    `after`) tells them; every player either table names learns where the game now stands in
+    their games."""
     last = first + len(events) - 1
     found: dict[str, dict[str, Any]] = {}
 
     def tell(player: str | None, entry: dict[str, Any] | None = None, **flags: Any) -> None:
         if not player:
             return
-        mine = found.setdefault(player, {"entries": [], "bind": False, "abandoned": 0})
+        mine = found.setdefault(
+            player, {"entries": [], "bind": False, "abandoned": 0, "listed": None}
+        )
         if entry is not None:
             mine["entries"].append({"game": game_id, "version": last, **entry})
         for name, value in flags.items():
@@ -73,8 +80,10 @@ def notices(game_id: str, first: int, events: Sequence[Any], after: Table) -> di
     waiting = waiting_on(after)
     if waiting is not None and waiting.bot is None and waiting.seat in turns:
         tell(players[waiting.seat], {"type": "your_turn", "seat": waiting.seat})
+    for player, where in listings(before, after).items():
+        tell(player, listed=where)
     return {
-        player: Notice(tuple(data["entries"]), data["bind"], data["abandoned"])
+        player: Notice(tuple(data["entries"]), data["bind"], data["abandoned"], data["listed"])
         for player, data in found.items()
     }
 
@@ -87,7 +96,7 @@ def relay(
     written = 0
     for player, notice in told.items():
         entries = tuple({**entry, "appended_at_ms": at_ms} for entry in notice.entries)
-        notice = Notice(entries, notice.bind, notice.abandoned)
+        notice = Notice(entries, notice.bind, notice.abandoned, notice.listed)
         count, hook = ctx.players.relay(player, game_id, last, notice, at_ms=at_ms)
         if count > 0:
             written += count
@@ -121,8 +130,9 @@ def relay_overdue(ctx: Context, now: float | None = None) -> int:
         if game.table is None or len(stored) != item.version - first + 1:
             relays.drop(item.game_id, item.version, first)  # gone (or never whole): nothing
             continue
+        before = ctx.games.load(item.game_id, first - 1).table if first > 1 else None
         events = [ctx.games.vocabulary.decoded(entry) for entry in stored]
-        told = notices(item.game_id, first, events, game.table)
+        told = notices(item.game_id, first, events, game.table, before)
         relay(ctx, item.game_id, first, item.version, told, _at_ms(stored))
         done += 1
     return done

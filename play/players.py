@@ -24,7 +24,6 @@ from play.send_command import Sent
 TOKEN_PREFIX = "plr_"  # player tokens are told from seat tokens by it
 TRANSFER = "transfer"  # the kind of a transfer code's key
 INBOX_TICKET = "inbox-ticket"
-MY_GAMES_LIMIT = 500  # the most recent games "my games" looks at
 
 
 def new_player_token() -> str:
@@ -133,17 +132,27 @@ class MyGame:
         }
 
 
-def my_games(ctx: Context, player_id: str, status: str | None = None) -> list[MyGame]:
-    """The player's games (of a status), the ones waiting on the player first, then the most
-    recently moved."""
+@dataclass(frozen=True)
+class MyGamesPage:
+    """A page of "my games": the games, how many the filter holds, how many games were loaded."""
+
+    games: list[MyGame]
+    total: int
+    loaded: int
+
+
+def my_games(
+    ctx: Context, player_id: str, status: str | None = None, *, offset: int = 0, limit: int = 50
+) -> MyGamesPage:
+    """One page of the player's games (of a status), the ones waiting on the player first, then
+    the most recently moved, read from the player's index (events/mygames.py): only the page's
+    games are loaded, whatever the player's count of games."""
+    page = ctx.my_games.page(player_id, status, offset, limit)
     found = []
-    for game_id in ctx.players.games(player_id, MY_GAMES_LIMIT):
-        game = ctx.heads.load(game_id)
-        table = game.table
-        if table is None or (status is not None and table.status != status):
-            continue
-        seat = table.seat_of_player(player_id)
-        left = seat is None and any(s.left_by == player_id for s in table.seats)
-        found.append(MyGame(game_id, game, seat, left))
-    found.sort(key=lambda mine: (not mine.my_turn, -(mine.game.at or 0)))
-    return found
+    for game_id in page.game_ids:
+        table = (game := ctx.heads.load(game_id)).table
+        if table is not None:
+            seat = table.seat_of_player(player_id)
+            left = seat is None and any(s.left_by == player_id for s in table.seats)
+            found.append(MyGame(game_id, game, seat, left))
+    return MyGamesPage(found, page.total, len(page.game_ids))

@@ -89,7 +89,7 @@ def send_command(
     record = {"command": encode_command(decided), "at": now, **(meta or {})}
     if idempotency is not None:  # which request of its caller this was, for the audit
         record["key"] = idempotency.key
-    told = notices(game_id, expected_version + 1, events, after)  # what the players are told
+    told = notices(game_id, expected_version + 1, events, after, game.table)  # the players told
     appended = ctx.games.append(
         game_id,
         game,

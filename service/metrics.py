@@ -53,6 +53,9 @@ COMMANDS = Counter("loveletter_commands_total", "Game commands handled, by resul
 CONFLICTS = Counter(
     "loveletter_conflicts_total", "Appends refused because the game had moved on (409)"
 )
+MY_GAMES_LOADS = Counter(
+    "loveletter_my_games_loads_total", "Games loaded to answer pages of my games"
+)
 WAITERS = Gauge(
     "loveletter_waiters",
     "Long polls and event streams waiting for news now",
@@ -138,6 +141,11 @@ def record_command(result: str) -> None:
 def record_conflict() -> None:
     """Count one stale-version conflict."""
     CONFLICTS.inc()
+
+
+def record_my_games_loads(count: int) -> None:
+    """Count the games one page of my games loaded."""
+    MY_GAMES_LOADS.inc(count)
 
 
 def install_request_metrics(app: Flask) -> None:

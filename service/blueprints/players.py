@@ -27,7 +27,7 @@ from play.quickplay import here
 from play.records import player_record, record_totals
 from play.settings import Limit
 from play.webhooks import new_secret, url_problem
-from service import examples, sse
+from service import examples, metrics, sse
 from service.apidoc import operation, problems
 from service.auth import (
     bearer,
@@ -347,9 +347,10 @@ class MyGames(MethodView):
         """My games (of a `status`): those waiting on me first, then the most recently moved;
         each with its seats, my seat, whose turn it is, the turn's deadline and when the last
         move was made."""
-        found = my_games(context(), require_player(), query.get("status"))
-        page = found[query["offset"] : query["offset"] + query["limit"]]
-        return {"games": [mine.json() for mine in page], "total": len(found)}
+        page = my_games(context(), require_player(), query.get("status"),
+                        offset=query["offset"], limit=query["limit"])  # fmt: skip
+        metrics.record_my_games_loads(page.loaded)
+        return {"games": [mine.json() for mine in page.games], "total": page.total}
 
 
 @blp.route("/me/webhook")

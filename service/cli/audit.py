@@ -15,7 +15,7 @@ from pathlib import Path
 from events.audit import export_lines, verify_lines
 from events.connection import existing_redis_url
 from events.games import GameRepository
-from play import records
+from play import mygames, records
 from play.context import Context
 from play.follow_up import sweep_time
 from play.settings import Settings
@@ -69,13 +69,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rebuild = add_command(
         subparsers,
         "rebuild",
-        summary="recompute snapshots, the lobby index, what games wait on, ratings, devices",
+        summary="recompute snapshots, the lobby index, what games wait on, ratings, devices,"
+        " players' games",
         description="Fold every game's stream from its start, rewrite the snapshots that"
         " differ, rebuild the lobby index and each game's due entry (what a sweep re-enqueues)."
         " Then recompute every rating, leaderboard, rating history and player's statistics from"
         " the streams and the archive (docs/ratings.md): the same numbers the service keeps."
         " Then list among its player's devices every player token that is not (tokens made"
-        f" before devices were listed). Safe while the service runs. {WHERE}",
+        " before devices were listed). Then write every player's games again from each game's"
+        " last table (my games: games listed before the index existed appear there)."
+        f" Safe while the service runs. {WHERE}",
         examples=("REDIS_URL=redis://127.0.0.1:6379/0 loveletter rebuild",),
     )
     rebuild.set_defaults(func=run_rebuild)
@@ -180,4 +183,8 @@ def run_rebuild(args: argparse.Namespace) -> int:
     devices = ctx.devices
     listed = sum(devices.index_token(digest) for digest in devices.token_digests())
     print(f"devices: {listed} player token(s) listed that were not")
+    with progress("rebuilding my games", None) as advance:
+        mine = mygames.rebuild(ctx, lambda done: advance())
+    print(f"my games: {mine.games} game(s) of {mine.players} player(s) listed, "
+          f"{mine.removed} stray line(s) removed")  # fmt: skip
     return 0

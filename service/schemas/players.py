@@ -136,12 +136,19 @@ class RedeemSchema(Schema):
     code = fields.String(required=True, validate=validate.Regexp(TICKET_PATTERN))
 
 
+MY_GAMES_OFFSET = 100_000  # the deepest page: far past any player's games
+
+
 class MyGamesQuerySchema(Schema):
     """Filter and page "my games"."""
 
     status = fields.String(validate=validate.OneOf(STATUSES))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=500))
+    offset = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=MY_GAMES_OFFSET),
+        metadata={"description": "games skipped (a page costs the same at any offset)"},
+    )
 
 
 class MySeatSchema(Schema):
