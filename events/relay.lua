@@ -1,7 +1,8 @@
 -- Tell one player of one append of one game, at most once: write its inbox entries, bind the
 -- game to the player, count a seat the player lost to a bot. All keys are the player's.
 -- KEYS[1] the player's inbox (a stream); KEYS[2] the last version of each game relayed to them
--- (a hash); KEYS[3] the player's record (a hash); KEYS[4] the player's games (a sorted set).
+-- (a hash); KEYS[3] the player's record (a hash); KEYS[4] the player's games (a sorted set);
+-- KEYS[5] the player's push subscriptions (a hash).
 -- ARGV[1] game id; ARGV[2] the append's last version; ARGV[3] the inbox's length (about);
 -- ARGV[4] the game's score in the player's games (first bound, Unix ms); ARGV[5] the channel
 -- that hears of inbox entries ('' = none); ARGV[6] player id; ARGV[7] 1 to bind the game to
@@ -9,12 +10,14 @@
 -- A version of a game at or below the last one relayed is skipped: relays are repeated safely
 -- (the sweep repairs one a crash lost) and an older one never comes after a newer one.
 -- Each entry is published as '<player id>\n<entry id>\n<entry JSON>'.
--- Returns {entries written (-1: already relayed), 1 if the player has a webhook else 0}.
+-- Returns {entries written (-1: already relayed), 1 if the player has a webhook else 0,
+-- 1 if the player has a push subscription else 0}.
 
 local hook = redis.call('HEXISTS', KEYS[3], 'webhook_url')
+local push = redis.call('EXISTS', KEYS[5])
 local last = redis.call('HGET', KEYS[2], ARGV[1])
 if last and tonumber(last) >= tonumber(ARGV[2]) then
-  return {-1, hook}
+  return {-1, hook, push}
 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 if ARGV[7] == '1' then
@@ -29,4 +32,4 @@ for i = 9, #ARGV do
     redis.call('PUBLISH', ARGV[5], ARGV[6] .. '\n' .. id .. '\n' .. ARGV[i])
   end
 end
-return {#ARGV - 8, hook}
+return {#ARGV - 8, hook, push}
