@@ -35,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             deliveries,
             engine,
             inbox,
+            push,
             queue,
             storage,
             store,
@@ -60,6 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     waiters.register_bench(group)
     deliveries.register_bench(group)
     inbox.register_bench(group)
+    push.register_bench(group)
     queue.register_bench(group)
     chaos.register(subparsers)
 

@@ -40,10 +40,17 @@ def key_from_file(path: str) -> ec.EllipticCurvePrivateKey:
             serialization.PrivateFormat.PKCS8,
             serialization.NoEncryption(),
         )
-        with contextlib.suppress(FileExistsError):  # another process wrote it first
-            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(handle, "wb") as out:
-                out.write(pem)
+        made_path = f"{path}.{os.getpid()}.new"
+        handle = os.open(made_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(handle, "wb") as out:
+            out.write(pem)
+            out.flush()
+            os.fsync(out.fileno())
+        try:  # whole or not at all; another process may have linked its own first
+            with contextlib.suppress(FileExistsError):
+                os.link(made_path, path)
+        finally:
+            os.unlink(made_path)
     with open(path, "rb") as kept:
         loaded = serialization.load_pem_private_key(kept.read(), password=None)
     if not isinstance(loaded, ec.EllipticCurvePrivateKey):
