@@ -265,13 +265,13 @@ def run_push_bench(
                 bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, load_games
             )
             without.drive(2.0, record=False)
-            plain = [(game, seat) for _, game, seat in unsubscribed]
-            half = len(plain) // 2
-            plain_errors = _beside(without, Mover(base, plain[:half], rate), seconds / 2)
+            unheard = [(game, seat) for _, game, seat in unsubscribed]
+            half = len(unheard) // 2
+            plain_errors = _beside(without, Mover(base, unheard[:half], rate), seconds / 2)
             side = bench_api.Side(bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, load_games)
             mover = Mover(base, [(game, seat) for _, game, seat in away], rate)
             mover_errors = _beside(side, mover, seconds)
-            plain_errors += _beside(without, Mover(base, plain[half:], rate), seconds / 2)
+            plain_errors += _beside(without, Mover(base, unheard[half:], rate), seconds / 2)
             received = _wait_received(redis, namespace, mover.moves, 30.0)
             latencies = _latencies(redis, namespace, away, received)
     finally:
