@@ -36,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             engine,
             inbox,
             mygames,
+            push,
             queue,
             storage,
             store,
@@ -61,6 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     waiters.register_bench(group)
     deliveries.register_bench(group)
     inbox.register_bench(group)
+    push.register_bench(group)
     queue.register_bench(group)
     mygames.register_bench(group)
     chaos.register(subparsers)

@@ -22,6 +22,7 @@ import orjson
 from events.connection import RedisClient, as_text
 from events.locks import short_lock
 from events.players import PLAYER_TOKEN, PlayerStore, device_id, device_record
+from events.push import PushStore
 
 USED_EVERY = 900.0  # seconds: how stale a device's "last used" may be
 ALIVE_EVERY = 5.0  # seconds: how long a stream opened with a revoked token may go on
@@ -155,7 +156,13 @@ class DeviceStore:
             yield as_text(device), str(data["digest"]), data.get("created_at")
 
     def _forget(self, player_id: str, devices: list[str]) -> None:
+        """Drop revoked devices from the index, and the push subscriptions they made."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hdel(self.players.key(player_id, "devices"), *devices)
         pipe.hdel(self.players.key(player_id, "used"), *devices)
         pipe.execute()
+        PushStore(self.redis, namespace=self.players.namespace).forget_devices(player_id, devices)
+
+    def holds(self, player_id: str, device: str) -> bool:
+        """Whether the player still holds this device (its token was not revoked)."""
+        return bool(self.redis.hexists(self.players.key(player_id, "devices"), device))

@@ -32,6 +32,7 @@ LAST_ENTRY_ID = f"{LARGEST_ID_PART}-{LARGEST_ID_PART}"  # nothing follows it (Re
 CHAT_TOLD = "chat-told"  # the games whose chat a player away was told of, until it is back
 CHAT_TOLD_SECONDS = 7 * 24 * 3600  # forgotten after a week away: told once more then
 DEVICE_ID = re.compile(r"[0-9a-f]{16}")
+PUSH_TOLD = "push-told"  # the games whose turn was pushed to a player away (events/push.py)
 PLAYER_TOKEN = "player-token"  # `{ns}:player-token:<digest>` names the player a token acts for
 MY_GAMES = "mine"  # `{ns}:{p:<id>}:mine[:<status>]`: the player's games indexed (events/mygames.py)
 MY_TURN = 10**13  # added to a game's score there while it waits on the player (Unix ms < 10**13)
@@ -235,7 +236,18 @@ class PlayerStore:
 
     def forget(self, player_id: str) -> None:
         """Delete a player that never played (its tokens are revoked first, by their keys)."""
-        suffixes = ("player", "inbox", "relayed", "games", "devices", "used", *my_games_suffixes())
+        suffixes = (
+            "player",
+            "inbox",
+            "relayed",
+            "games",
+            "devices",
+            "used",
+            "push",
+            "push-prefs",
+            PUSH_TOLD,
+            *my_games_suffixes(),
+        )
         self.redis.delete(*(self.key(player_id, suffix) for suffix in suffixes))
 
     def set_webhook(self, player_id: str, url: str | None, secret: str | None) -> None:
@@ -271,10 +283,11 @@ class PlayerStore:
 
     def relay(
         self, player_id: str, game_id: str, version: int, notice: Notice, *, at_ms: int
-    ) -> tuple[int, bool]:
+    ) -> tuple[int, bool, bool]:
         """Tell the player of a game's append once (see relay.lua): the entries written (-1:
-        relayed before) and whether the player has a webhook."""
-        suffixes = ("inbox", "relayed", "player", "games", *my_games_suffixes())
+        relayed before), whether the player has a webhook and whether it has push
+        subscriptions."""
+        suffixes = ("inbox", "relayed", "player", "games", "push", *my_games_suffixes())
         keys = [self.key(player_id, suffix) for suffix in suffixes]
         listing = ["", 0] if notice.listed is None else notice.listed.args(at_ms)
         args: list[str | int] = [
@@ -289,10 +302,10 @@ class PlayerStore:
             *listing,
             *(to_json(entry) for entry in notice.entries),
         ]
-        written, hook = self._relay(keys=keys, args=args)
+        written, hook, push = self._relay(keys=keys, args=args)
         if notice.bind:  # seated: kept for good (also when this relay is repeated)
             self.keep(player_id)
-        return int(written), bool(int(hook))
+        return int(written), bool(int(hook)), bool(int(push))
 
     def tell(self, player_id: str, game_id: str, entries: Sequence[dict[str, Any]]) -> int:
         """Add entries no append made (a game's chat) to the player's inbox, and publish them:
@@ -341,14 +354,15 @@ class Presence:
         """The presence key of a player id or of `<game>/<seat>` (a seat without a player)."""
         return f"{self.namespace}:here:{who}"
 
-    def touch(self, who: str) -> None:
+    def touch(self, who: str) -> bool:
         """`who` is here now: written at once if this process has not written it lately,
-        renewed in the background if it wrote it more than `every` s ago."""
+        renewed in the background if it wrote it more than `every` s ago. True when `who` was
+        away until now (its key was gone: an away spell ended)."""
         now = time.monotonic()
         with self._lock:
             written = self._written.get(who)
             if written is not None and now - written < self.every:
-                return
+                return False
             self._written[who] = now
             if len(self._written) > 100_000:  # forget the oldest half
                 for name in sorted(self._written, key=self._written.__getitem__)[:50_000]:
@@ -358,14 +372,17 @@ class Presence:
                 self._due.add(who)
         if renewed:
             self._writer.ensure()
-            return
+            return False
         try:
             was_here = self.redis.set(self.key(who), 1, ex=self.ttl, get=True)
             if was_here is None and PLAYER_ID.fullmatch(who):  # back: a new away spell follows
-                self.redis.delete(player_key(self.namespace, who, CHAT_TOLD))
+                told = (player_key(self.namespace, who, name) for name in (CHAT_TOLD, PUSH_TOLD))
+                self.redis.delete(*told)
+            return was_here is None
         except Exception:  # presence is a hint: a failed write must not fail the request
             with self._lock:
                 self._written.pop(who, None)
+            return False
 
     def _renew(self) -> None:
         """Write the renewals due, every `every` / 2 seconds, for as long as the process lives."""

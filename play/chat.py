@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from events.chat import SPECTATORS, ChatMessage
 from game.table import Table
 from play.context import Context
+from play.inbox import enqueue_push
 from play.visible import RULE as VISIBLE_RULE
 from play.visible import hidden_problem
 
@@ -168,7 +169,10 @@ def tell_away(ctx: Context, game_id: str, table: Table, message: ChatMessage) ->
                  "appended_at_ms": at_ms, "message": message.id, "from_seat": message.seat,
                  "name": message.name}  # fmt: skip
         entry["preset" if message.preset is not None else "text"] = message.preset or message.text
-        told += ctx.players.tell(player, game_id, [entry])
+        count = ctx.players.tell(player, game_id, [entry])
+        if count and ctx.push.any(player):
+            enqueue_push(ctx, player, game_id, table.version, [entry], key=message.id)
+        told += count
     return told
 
 

@@ -17,6 +17,7 @@ from events.identities import IdentityStore
 from events.index import GameIndex
 from events.mygames import MyGamesIndex
 from events.players import PlayerStore, Presence
+from events.push import PushStore
 from events.queue import QuickPlayQueue
 from events.ratings import RatingStore
 from events.snapshots import SnapshotStore
@@ -73,6 +74,11 @@ class Context:
     def devices(self) -> DeviceStore:
         """The players' devices (their tokens), and when each was last used."""
         return DeviceStore(self.games.store.redis, self.players)
+
+    @cached_property
+    def push(self) -> PushStore:
+        """The players' Web Push subscriptions and notification preferences."""
+        return PushStore(self.games.store.redis, namespace=self.games.store.namespace)
 
     @cached_property
     def identities(self) -> IdentityStore:

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 RELAY_GRACE_SECONDS = 3.0  # how long a relay may take before the sweep makes it
 DELIVER_PLAYER_WEBHOOK = "workers.jobs.deliver_player_webhook"
+DELIVER_PUSH = "workers.jobs.deliver_push"
+PUSHED_TYPES = ("your_turn", "game_started", "game_over", "matched", "chat")
 # What an inbox entry can be (`chat`: written by play/chat.py, `matched`: by the quick-play
 # matcher, not by an append).
 INBOX_TYPES = ("your_turn", "game_started", "game_over", "seat_taken_over", "matched", "chat")
@@ -97,11 +99,13 @@ def relay(
     for player, notice in told.items():
         entries = tuple({**entry, "appended_at_ms": at_ms} for entry in notice.entries)
         notice = Notice(entries, notice.bind, notice.abandoned, notice.listed)
-        count, hook = ctx.players.relay(player, game_id, last, notice, at_ms=at_ms)
+        count, hook, push = ctx.players.relay(player, game_id, last, notice, at_ms=at_ms)
         if count > 0:
             written += count
             if hook:
                 _enqueue_webhook(ctx, player, game_id, last, list(entries))
+            if push:
+                enqueue_push(ctx, player, game_id, last, list(entries))
     if any(entry["type"] == "game_over" for notice in told.values() for entry in notice.entries):
         record_table(ctx, game_id)  # before the relay record goes: the sweep does it otherwise
     ctx.games.store.relays.drop(game_id, last, first)
@@ -142,6 +146,25 @@ def _at_ms(stored: list[StoredEvent]) -> int:
     """When an append was made (its entries' time; now if they have none)."""
     at = stored[-1].at if stored else None
     return int(time.time() * 1000) if at is None else at
+
+
+def enqueue_push(
+    ctx: Context,
+    player: str,
+    game_id: str,
+    version: int,
+    entries: list[dict[str, Any]],
+    *,
+    key: str = "",
+) -> None:
+    """The player's push job for the entries a push may tell of (once per player, game and
+    version), on the webhook queue: a slow push service never delays a move."""
+    pushed = [entry for entry in entries if entry.get("type") in PUSHED_TYPES]
+    if not pushed:
+        return
+    key = f"push-{ctx.settings.namespace}-{player}-{game_id}-{version}{key}"
+    with suppress(DuplicateJobError):  # enqueued already
+        ctx.webhook_queue.enqueue(DELIVER_PUSH, player, pushed, job_id=key, unique=True)
 
 
 def _enqueue_webhook(

@@ -26,6 +26,7 @@ from events.store import iso_time
 from game.editions import EDITIONS
 from game.table import TAKEOVER_BOT, OpenTable, TakeSeat
 from play.context import Context
+from play.inbox import enqueue_push
 from play.lobby import new_game_id, open_table
 from play.records import reliability
 from play.send_command import KeyReused, StaleVersion
@@ -193,7 +194,11 @@ def open_match(ctx: Context, match: Match) -> int | None:
         told = {"type": "matched", "game": match.game, "version": version, "seat": entry.seat,
                 "entry": entry.id, "edition": match.edition, "ranked": match.ranked,
                 "appended_at_ms": at}  # fmt: skip
-        ctx.players.relay(entry.player, f"match-{entry.id}", 1, Notice((told,)), at_ms=at)
+        _, _, push = ctx.players.relay(
+            entry.player, f"match-{entry.id}", 1, Notice((told,)), at_ms=at
+        )
+        if push:
+            enqueue_push(ctx, entry.player, match.game, version, [told])
     return version
 
 

@@ -25,6 +25,11 @@
 | `LOVELETTER_WEBHOOK_ALLOW_PRIVATE` | off | allow webhooks to loopback or private addresses |
 | `LOVELETTER_WEBHOOK_RETRIES` | `5,30,120,600,3600` | seconds between webhook attempts |
 | `LOVELETTER_WEBHOOK_TIMEOUT` | `5` | seconds a whole webhook delivery may take |
+| `LOVELETTER_VAPID_KEY_FILE` | unset (in Redis) | the Web Push key (PEM), made at first start |
+| `LOVELETTER_VAPID_SUBJECT` | `mailto:push@example.invalid` | who runs the service, for pushes |
+| `LOVELETTER_PUSH_INSECURE_ORIGINS` | none | http origins taken as push services (tests only) |
+| `LOVELETTER_PUSH_RETRIES` | `2,10,60,300` | seconds between push attempts (or Retry-After) |
+| `LOVELETTER_PUSH_TTL` | `3600` | seconds a push service keeps a push for an offline browser |
 | `LOVELETTER_SEEDED_GAMES` | off | let `POST /games` choose `seed` (such tables say `seeded`) |
 | `LOVELETTER_LOG_FORMAT` | `auto` | `json`, `console`, or `auto` (JSON unless on a terminal) |
 | `LOVELETTER_VERBOSE` | off | gunicorn's and RQ's own INFO lines too (`serve --verbose` sets it) |
@@ -100,6 +105,11 @@ class Settings:
     webhook_allow_private: bool = False
     webhook_retries: tuple[int, ...] = (5, 30, 120, 600, 3600)  # seconds between attempts
     webhook_timeout: float = 5.0
+    vapid_key_file: str | None = None  # None: the key is made from a secret kept in Redis
+    vapid_subject: str = "mailto:push@example.invalid"
+    push_insecure_origins: tuple[str, ...] = ()  # http origins taken as push services (tests)
+    push_retries: tuple[int, ...] = (2, 10, 60, 300)  # seconds between attempts (or Retry-After)
+    push_ttl: int = 3600
     seeded_games: bool = False  # a creator may choose the seed (and so know every deal)
     log_format: str = "auto"  # json, console, or auto (JSON unless stderr is a terminal)
     verbose: bool = False  # gunicorn's and RQ's own INFO lines too
@@ -136,6 +146,7 @@ class Settings:
             return values.get(PREFIX + name)
 
         retries = get("WEBHOOK_RETRIES")
+        push_retries = get("PUSH_RETRIES")
         return cls(
             redis_url=values.get("REDIS_URL") or None,
             namespace=str(get("NAMESPACE") or default.namespace),
@@ -168,6 +179,15 @@ class Settings:
                 else default.webhook_retries
             ),
             webhook_timeout=float(get("WEBHOOK_TIMEOUT") or default.webhook_timeout),
+            vapid_key_file=get("VAPID_KEY_FILE") or None,
+            vapid_subject=str(get("VAPID_SUBJECT") or default.vapid_subject),
+            push_insecure_origins=parse_origins(get("PUSH_INSECURE_ORIGINS")),
+            push_retries=(
+                tuple(int(part) for part in str(push_retries).split(","))
+                if push_retries
+                else default.push_retries
+            ),
+            push_ttl=_positive(get("PUSH_TTL"), default.push_ttl),
             seeded_games=_switch(get("SEEDED_GAMES")),
             log_format=str(get("LOG_FORMAT") or default.log_format).lower(),
             verbose=_switch(get("VERBOSE")),

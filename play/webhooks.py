@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import email.utils
 import hashlib
 import hmac
 import http.client
@@ -146,6 +147,27 @@ def post(
     are followed. The whole delivery, every address tried included, ends within `timeout`
     seconds: a receiver that answers slowly, or trickles an endless answer, is cut off then.
     Of the answer only its status counts; at most BODY_KEPT_BYTES of its body are read."""
+    return answer(destination, body, headers, timeout=timeout, ca_certs=ca_certs).status
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a receiver answered: its status, and how long it asked us to wait (Retry-After in
+    seconds; None when it did not say)."""
+
+    status: int
+    retry_after: float | None = None
+
+
+def answer(
+    destination: Destination,
+    body: bytes,
+    headers: Mapping[str, str],
+    *,
+    timeout: float,
+    ca_certs: str | None = None,
+) -> Answer:
+    """`post`, and the receiver's Retry-After too."""
     deadline = time.monotonic() + timeout
     last: Exception | None = None
     for address in destination.addresses:
@@ -168,7 +190,7 @@ def _post_once(
     headers: Mapping[str, str],
     seconds: float,
     ca_certs: str | None,
-) -> int:
+) -> Answer:
     """One POST to one address, cut off (its socket shut down) after `seconds`."""
     raw = socket.create_connection((address, destination.port), timeout=seconds)
     watchdog = threading.Timer(seconds, _cut, (raw,))
@@ -190,7 +212,7 @@ def _post_once(
             response = connection.getresponse()
             with contextlib.suppress(OSError, http.client.HTTPException):
                 response.read(BODY_KEPT_BYTES)  # read some of it, then drop the rest
-            return response.status
+            return Answer(response.status, retry_after(response.getheader("retry-after")))
         except http.client.HTTPException as error:  # a malformed or cut answer
             raise ConnectionError(f"{address} answered no HTTP: {error}") from None
         finally:
@@ -198,6 +220,17 @@ def _post_once(
     finally:
         watchdog.cancel()
         raw.close()
+
+
+def retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header: a number of seconds or an HTTP date (None: neither)."""
+    if not value:
+        return None
+    if value.strip().isdigit():
+        return float(value.strip())
+    with contextlib.suppress(TypeError, ValueError, IndexError):
+        return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+    return None
 
 
 def _cut(sock: socket.socket) -> None:

@@ -48,6 +48,7 @@ BLUEPRINTS: tuple[str, ...] = (
     "service.blueprints.stream",
     "service.blueprints.chat",
     "service.blueprints.players",
+    "service.blueprints.push",
     "service.blueprints.queue",
     "service.blueprints.ratings",
     "service.blueprints.tutorials",
@@ -231,6 +232,8 @@ class TutorialNameConverter(BaseConverter):
     404."""
 
     regex = TUTORIAL_NAME
+
+
 class DeviceIdConverter(BaseConverter):
     """A device id in a path; others are a plain 404."""
 

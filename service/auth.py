@@ -212,6 +212,11 @@ def seat_of_request(table: Table) -> int | None:
     if seat is None:
         player = request_player()
         seat = None if player is None else table.seat_of_player(player)
+        game_id = (request.view_args or {}).get("game_id")
+        if player is not None and seat is not None and game_id is not None:
+            ctx = context()
+            if ctx.presence.touch(f"{game_id}/{seat}"):  # back at this game: push its turn again
+                ctx.push.seen(player, game_id)
     elif table.seats[seat].player is None:
         game_id = (request.view_args or {}).get("game_id")
         if game_id is not None:

@@ -16,7 +16,7 @@ from game.legal import legal_commands
 from game.state import GameState
 from game.table import TimeOut, Waiting, waiting_on
 from game.views import view
-from play import logs
+from play import logs, push_send
 from play.context import Context, current
 from play.follow_up import LEASE_SECONDS
 from play.send_command import StaleVersion, send_command
@@ -160,3 +160,13 @@ def deliver_player_webhook(player_id: str, entries: list[dict[str, object]]) -> 
     if not 200 <= status < 300:
         raise WebhookFailed(f"the webhook of player {player_id} answered {status}")
     return "delivered"
+
+
+def deliver_push(player_id: str, entries: list[dict[str, object]]) -> dict[str, int]:
+    """Push a player's new inbox entries to their browsers (play/push_send.py)."""
+    return push_send.deliver(current(), player_id, entries)
+
+
+def retry_push(player_id: str, subscription_id: str, push: dict[str, object], attempt: int) -> str:
+    """Try a push to one browser again (the push service answered 429 or 5xx)."""
+    return push_send.retry(current(), player_id, subscription_id, push, attempt)

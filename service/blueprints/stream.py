@@ -291,6 +291,9 @@ def stream_events(
                 return
             if place is not None:
                 place.renew()
+            seat = seat_held(table, who.token_hash, who.player)
+            if seat is not None:  # the game is open on this seat: nothing is pushed of it
+                ctx.presence.touch(f"{game_id}/{seat}")
             events = follower.next(min(settings.stream_heartbeat_seconds, left))
             if follower.closed or (alive is not None and not alive()):
                 return

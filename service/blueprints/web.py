@@ -10,10 +10,16 @@ offline.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, abort, request, send_from_directory
+
+from service.icons import SIZES, icon_png
+from service.languages import negotiate
 
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 REDOC_DIR = Path(__file__).resolve().parents[1] / "vendor" / "redoc"
@@ -44,6 +50,95 @@ def page() -> Response:
 def favicon() -> Response:
     """The icon browsers ask for by themselves (the API docs' pages name none)."""
     return send_from_directory(WEB_DIR, "favicon.svg", mimetype="image/svg+xml")
+
+
+# The installable app's names and description, in each language of the client.
+APP_WORDS = {
+    "en": ("Love Letter", "Love Letter", "Play Love Letter with friends and bots."),
+    "ja": ("ラブレター", "ラブレター", "友だちやボットとラブレターを遊べます。"),
+    "ko": ("러브레터", "러브레터", "친구나 봇과 러브레터를 즐기세요."),
+    "vi": ("Love Letter", "Love Letter", "Chơi Love Letter với bạn bè và bot."),
+}
+THEME = "#7a1f3d"
+
+
+@blp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: installable, standalone, in the language asked (`lang`, else the
+    browser's), with every language's names beside (`name_localized`)."""
+    lang = negotiate(request.args.get("lang"), request.headers.get("Accept-Language"))
+    name, short, description = APP_WORDS[lang]
+    icons = [{"src": "/web/icons/icon.svg", "sizes": "any", "type": "image/svg+xml"}]
+    for size in SIZES:
+        png = f"/web/icons/icon-{size}.png"
+        icons.append({"src": png, "sizes": f"{size}x{size}", "type": "image/png"})
+        icons.append({"src": png, "sizes": f"{size}x{size}", "type": "image/png",
+                      "purpose": "maskable"})  # fmt: skip
+    body = {
+        "id": "/",
+        "name": name,
+        "short_name": short,
+        "description": description,
+        "lang": lang,
+        "dir": "ltr",
+        "start_url": "/#/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": THEME,
+        "theme_color": THEME,
+        "icons": icons,
+        "name_localized": {code: {"value": words[0], "lang": code}
+                           for code, words in APP_WORDS.items()},
+        "short_name_localized": {code: {"value": words[1], "lang": code}
+                                 for code, words in APP_WORDS.items()},
+        "description_localized": {code: {"value": words[2], "lang": code}
+                                  for code, words in APP_WORDS.items()},
+    }  # fmt: skip
+    response = Response(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Vary"] = "Accept-Language"
+    return response
+
+
+@blp.get("/web/icons/icon-<int:size>.png")
+def icon(size: int) -> Response:
+    """The app's icon as PNG, drawn by service/icons.py."""
+    if size not in SIZES:
+        abort(404)
+    response = Response(icon_png(size), mimetype="image/png")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@blp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, at the root so its scope is the whole app, stamped with this
+    release's version (a digest of the client's files): a release changes its bytes, so the
+    browser installs it and it replaces the old release's cached files."""
+    version, shell = release()
+    text = (WEB_DIR / "sw.js").read_text(encoding="utf-8")
+    text = text.replace('"__VERSION__"', json.dumps(version))
+    text = text.replace('["__SHELL__"]', json.dumps(shell))
+    response = Response(text, mimetype="text/javascript")
+    response.headers.update(PAGE_HEADERS)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@cache
+def release() -> tuple[str, list[str]]:
+    """This release's version of the client's files, and the app shell a service worker keeps
+    (the page, its styles, scripts, catalogues, icons and the offline page)."""
+    digest = hashlib.sha256()
+    shell = ["/", "/manifest.webmanifest", *(f"/web/icons/icon-{size}.png" for size in SIZES)]
+    for folder, prefix in ((WEB_DIR, "/web/"), (MESSAGEFORMAT_DIR, "/vendor/intl-messageformat/")):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            relative = path.relative_to(folder).as_posix()
+            digest.update(relative.encode() + b"\0" + path.read_bytes())
+            if path.suffix in (".js", ".css", ".json", ".svg", ".html") and relative != "sw.js":
+                shell.append(prefix + relative)
+    shell.remove("/web/index.html")  # served as "/"
+    return digest.hexdigest()[:16], shell
 
 
 @blp.get("/web/<path:filename>")

@@ -97,6 +97,12 @@ OPERATIONS = {
     ("post", "/players/me/link"): ("linkGuest", "jwt"),
     ("put", "/players/me/webhook"): ("setPlayerWebhook", "player"),
     ("delete", "/players/me/webhook"): ("deletePlayerWebhook", "player"),
+    ("get", "/push/vapid-public-key"): ("getVapidPublicKey", "none"),
+    ("post", "/players/me/push-subscriptions"): ("subscribePush", "player"),
+    ("get", "/players/me/push-subscriptions"): ("listPushSubscriptions", "player"),
+    ("delete", "/players/me/push-subscriptions/{subscription_id}"): ("unsubscribePush", "player"),
+    ("get", "/players/me/notification-preferences"): ("getNotificationPreferences", "player"),
+    ("put", "/players/me/notification-preferences"): ("setNotificationPreferences", "player"),
     ("post", "/players/me/stream-tickets"): ("createInboxTicket", "player"),
     ("get", "/players/me/stream"): ("streamInbox", "player"),
     ("post", "/queue"): ("enterQueue", "player"),
@@ -183,7 +189,7 @@ def test_request_bodies_and_main_answers_have_examples_that_fit_their_schemas() 
                 assert "example" in content, (key, status)
                 check(document, content["schema"], content["example"])
                 answers += 1
-    assert (bodies, answers) == (11, 35)
+    assert (bodies, answers) == (13, 40)
 
 
 def test_commands_and_events_are_tagged_unions() -> None:

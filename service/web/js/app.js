@@ -10,6 +10,7 @@
 //   #/players/<id>           a player's record and rating history
 //   #/rules[/<edition>[#<card>]]   how to play, and an edition's cards (one card's address)
 //   #/tutorial/<name>        a tutorial: a first round against a bot, with a guide
+//   #/settings/notifications which notices are pushed, when not, and to this browser
 
 import { says } from "./api.js";
 import { loadCatalog } from "./cards.js";
@@ -21,6 +22,7 @@ import { showQueue } from "./quickplay.js";
 import { showLeaderboard, showPlayerRecord } from "./ratings.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
+import { showNotificationSettings } from "./settings.js";
 import { showTable } from "./table.js";
 import { showTutorial } from "./tutorial.js";
 
@@ -35,6 +37,7 @@ const ROUTES = [
   [/^#\/players\/([^/]+)$/, (root, id) => showPlayerRecord(root, id)],
   [/^#\/rules(?:\/([^/#]+))?(?:#([^/#]+))?$/, (root, edition, card) => showRules(root, edition, card)],
   [/^#\/tutorial\/([^/]+)$/, (root, name) => showTutorial(root, name)],
+  [/^#\/settings\/notifications$/, (root) => showNotificationSettings(root)],
 ];
 
 let leaving = null; // stops the current page's live updates or timers
@@ -82,6 +85,7 @@ function languageMenu() {
     h("option", { value: code, lang: code, selected: code === currentLanguage() }, name)));
   select.addEventListener("change", async () => {
     await useLanguage(select.value, { remember: true });
+    manifestLanguage();
     route(); // the page again, in the new language
   });
 }
@@ -95,5 +99,25 @@ window.addEventListener("hashchange", () => {
   document.getElementById("main").focus({ preventScroll: true });
 });
 
-speaking.then(languageMenu);
+/** The installable app's names in the page's language. */
+function manifestLanguage() {
+  document.querySelector('link[rel="manifest"]')?.setAttribute("href", `/manifest.webmanifest?lang=${currentLanguage()}`);
+}
+
+/** Say so while the browser is offline (the service worker keeps the page itself). */
+function offlineNotice() {
+  const notice = document.getElementById("offline-notice");
+  const draw = () => {
+    notice.hidden = navigator.onLine;
+    notice.textContent = navigator.onLine ? "" : t("app.offline");
+  };
+  window.addEventListener("online", draw);
+  window.addEventListener("offline", draw);
+  draw();
+}
+
+// The service worker: the app shell offline, and the pushes (asking nothing of the player).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => null);
+
+speaking.then(languageMenu).then(manifestLanguage).then(offlineNotice);
 route();
