@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from game import legal_commands, view
 from game.editions import EDITIONS
-from game.table import Asked, Asker, OpenTable, TakeSeat, step, waiting_on
+from game.table import Asked, Asker, OpenTable, Table, TakeSeat, step, waiting_on
 from play.inbox import notices
 from play.push import LANGUAGES, NOTICES, default_preferences, push_of, quiet, texts
 from service.languages import card_words
@@ -49,12 +49,13 @@ def test_no_payload_holds_what_the_players_view_does_not(
     seated = tuple(
         TakeSeat(seat, f"n{seat}", f"h{seat}", player=ids[seat]) for seat in range(players)
     )
+    before: Table | None = None
     events, table = step(None, OpenTable(edition, (None,) * players, str(seed), seated=seated))
     names = card_names(edition)
     preferences = {**ALL_ON, "lang": lang}
     version, pushes = 0, 0
     for _ in range(400):
-        told = notices("g1", version + 1, events, table)
+        told = notices("g1", version + 1, events, table, before)
         version += len(events)
         for player, notice in told.items():
             seat = ids.index(player)
@@ -72,6 +73,7 @@ def test_no_payload_holds_what_the_players_view_does_not(
         if table.status == "over" or waiting is None or table.game is None:
             break
         command = rng.choice(legal_commands(table.game))
+        before = table
         events, table = step(table, Asked(Asker(player=ids[waiting.seat]), command))
     assert pushes > 0
 
