@@ -30,6 +30,7 @@ export async function showMyGames(root) {
     h("h1", { id: "me-title" }, t("mygames.title")),
     h("p", {}, t("mygames.you_are", { name: player.name }), " ",
       h("button", { type: "button", class: "link", onclick: transfer }, t("mygames.transfer")), " ",
+      h("a", { href: "#/settings/notifications" }, t("settings.title")), " ",
       h("button", { type: "button", class: "link", onclick: signOut }, t("mygames.sign_out"))),
     transferBox, notice, status, list,
     h("p", {}, h("a", { href: "#/" }, t("app.nav.lobby")))));

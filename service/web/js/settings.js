@@ -70,7 +70,7 @@ export async function showNotificationSettings(root) {
   const status = h("p", { class: "notice", role: "status", id: "settings-status" });
   const boxes = NOTICES.map((notice) => {
     const box = h("input", { type: "checkbox", id: `notice-${notice}`, name: notice, checked: Boolean(prefs.notices[notice]) });
-    return h("p", {}, box, " ", h("label", { for: box.id }, t("settings.notice", { notice })));
+    return h("div", { class: "checkbox-field" }, box, h("label", { for: box.id }, t("settings.notice", { notice })));
   });
   const hours = prefs.quiet_hours;
   const quietOn = h("input", { type: "checkbox", id: "quiet-on", checked: Boolean(hours) });
@@ -81,7 +81,7 @@ export async function showNotificationSettings(root) {
   const form = h("form", { id: "notification-preferences" },
     h("fieldset", {}, h("legend", {}, t("settings.notices")), ...boxes),
     h("fieldset", {}, h("legend", {}, t("settings.quiet")),
-      h("p", {}, quietOn, " ", h("label", { for: "quiet-on" }, t("settings.quiet_on"))),
+      h("div", { class: "checkbox-field" }, quietOn, h("label", { for: "quiet-on" }, t("settings.quiet_on"))),
       h("p", {}, h("label", { for: "quiet-start" }, t("settings.quiet_start")), " ", start, " ",
         h("label", { for: "quiet-end" }, t("settings.quiet_end")), " ", end),
       h("p", {}, h("label", { for: "time-zone" }, t("settings.time_zone")), " ", zone)),
