@@ -77,6 +77,9 @@ class SubscriptionsSchema(Schema):
     subscriptions = fields.List(fields.Nested(SubscriptionSchema), required=True)
 
 
+TIME_ZONE_FORMAT = "iana-time-zone"  # the OpenAPI format of a time zone's name
+
+
 def _time_zone(name: str) -> None:
     """A validator: an IANA time zone name."""
     try:
@@ -96,7 +99,8 @@ class QuietHoursSchema(Schema):
         required=True,
         validate=[validate.Length(min=1, max=64), validate.Regexp(r"^[A-Za-z0-9_+/-]+$"),
                   _time_zone],
-        metadata={"description": "an IANA time zone, such as Asia/Tokyo"},
+        metadata={"description": "an IANA time zone, such as Asia/Tokyo",
+                  "format": TIME_ZONE_FORMAT},
     )  # fmt: skip
 
 

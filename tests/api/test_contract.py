@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 
 from service.schemas.chat import CHAT_TEXT_FORMAT
 from service.schemas.games import NAME_FORMAT
+from service.schemas.push import TIME_ZONE_FORMAT
 
 from . import probe
 
@@ -63,6 +65,10 @@ CHAT_TEXTS = (
     .filter(lambda text: text.strip() == text and bool(text))
 )
 schemathesis.openapi.format(CHAT_TEXT_FORMAT, CHAT_TEXTS)
+# A time zone as the document describes it: a name of the IANA database.
+schemathesis.openapi.format(
+    TIME_ZONE_FORMAT, st.sampled_from(sorted(zoneinfo.available_timezones()))
+)
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
