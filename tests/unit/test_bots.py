@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from game import PlayCard, legal_commands, step, view
 from game.bots import POLICIES, Options, Policy, make_policy
 from game.bots.beliefs import Beliefs
-from game.bots.hints import HINTS, HOLD_BONUS, NEVER_GIVE_UP
+from game.bots.hints import HINTS
 from game.bots.search import sample_world
+from game.bots.worth import HOLD_BONUS, NEVER_GIVE_UP
 from game.cards import CARDS
 from game.commands import AnswerRedraw, Command
 from game.editions import EDITIONS
