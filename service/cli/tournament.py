@@ -136,6 +136,7 @@ def summarise(
                 "ms_p95": round(percentile(times, 95), 3),
                 "ms_max": round(max(times), 3) if times else 0.0,
                 "cpu_ms_mean": round(sum(cpu) / len(cpu), 3) if cpu else 0.0,
+                "cpu_ms_p95": round(percentile(cpu, 95), 3),
             }
         )
     shared = sum(len(result.winners) > 1 for result in results)
@@ -175,6 +176,7 @@ def print_table(summary: dict[str, Any]) -> None:
         "ms p95",
         "ms max",
         "cpu ms mean",
+        "cpu ms p95",
     ):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for row in summary["bots"]:
@@ -190,6 +192,7 @@ def print_table(summary: dict[str, Any]) -> None:
             f"{row['ms_p95']:.2f}",
             f"{row['ms_max']:.2f}",
             f"{row['cpu_ms_mean']:.2f}",
+            f"{row['cpu_ms_p95']:.2f}",
         )
     console = Console(width=max(Console().width, 110))
     console.print(table)
@@ -199,7 +202,7 @@ def print_table(summary: dict[str, Any]) -> None:
         f" {'was' if shared == 1 else 'were'} shared), so win rates may add up to more than 100%."
         " Seats rotate one place a game. By chance: the share an entry's seats would win"
         " if every seat were as strong; ms p95: 95% of its decisions took no longer (wall clock);"
-        " cpu ms mean: the process's CPU time a decision, which the machine's load does not swell."
+        " cpu ms: the process's CPU time a decision, which the machine's load does not swell."
     )
 
 
@@ -258,7 +261,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         summary="bots play each other; win-rate table",
         description="Bots play many games of one edition in parallel processes, seats rotating"
         " one place a game; print each bot's win rate with its 95% Wilson interval, the share its"
-        " seats would win by chance, and its time per decision (mean, p95, max; mean CPU).",
+        " seats would win by chance, and its time per decision (mean, p95, max; CPU mean and p95).",
         examples=("loveletter tournament --bots heuristic,random --edition 2019 --games 2000",),
     )
     parser.add_argument(
