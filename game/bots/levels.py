@@ -1,8 +1,9 @@
 """Difficulty levels a player understands, each a policy with its budget.
 
 `easy` is the heuristic that plays a random legal command on some of its decisions, `medium`
-the heuristic, `hard` the search over a fixed number of sampled worlds (reproducible, and
-independent of the machine's speed). Their measured strength is in docs/bots.md.
+the heuristic, `hard` the search over at most a fixed number of sampled worlds for its table's
+size (reproducible, and independent of the machine's speed). Their measured strength is in
+docs/bots.md.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from game.commands import Command
 from game.views import SeatView
 
 EASY_SLIPS = 0.5  # the share of decisions `easy` makes at random
-HARD_WORLDS = 16  # sampled worlds per decision of `hard`
+# The most worlds `hard` samples a decision, by players at the table: a world costs more the
+# more seats play its round out; these keep the mean CPU time a decision near 25 ms here.
+HARD_WORLDS = {2: 192, 3: 96, 4: 64, 5: 32, 6: 24, 7: 12, 8: 8}
 
 
 class EasyPolicy:
@@ -37,10 +40,23 @@ def medium(seed: int | str = 0, options: Options | None = None) -> Policy:
     return HeuristicPolicy(seed, options)
 
 
+class HardPolicy:
+    """The search over at most HARD_WORLDS worlds for the table's size (unless the options name
+    a number): never the clock, so a decision is the same on a busy machine."""
+
+    def __init__(self, seed: int | str = 0, options: Options | None = None) -> None:
+        self.seed = seed
+        self.iterations = options.iterations if options and options.iterations else None
+
+    def choose(self, view: SeatView, legal: list[Command]) -> Command:
+        """The search's choice with this table's number of worlds."""
+        worlds = self.iterations or HARD_WORLDS[len(view.seats)]
+        return SearchPolicy(self.seed, Options(iterations=worlds)).choose(view, legal)
+
+
 def hard(seed: int | str = 0, options: Options | None = None) -> Policy:
-    """The search over HARD_WORLDS worlds a decision (unless the options name a number)."""
-    iterations = options.iterations if options and options.iterations else HARD_WORLDS
-    return SearchPolicy(seed, Options(iterations=iterations))
+    """The search over at most HARD_WORLDS worlds for the table's size."""
+    return HardPolicy(seed, options)
 
 
 LEVELS = {"easy": EasyPolicy, "medium": medium, "hard": hard}
