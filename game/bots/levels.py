@@ -12,12 +12,21 @@ from game.bots.base import Options, Policy, decision_rng
 from game.bots.heuristic import HeuristicPolicy
 from game.bots.search import SearchPolicy
 from game.commands import Command
+from game.editions import EDITIONS
 from game.views import SeatView
 
 EASY_SLIPS = 0.5  # the share of decisions `easy` makes at random
-# The most worlds `hard` samples a decision, by players at the table: a world costs more the
-# more seats play its round out; these keep the mean CPU time a decision near 25 ms here.
-HARD_WORLDS = {2: 192, 3: 96, 4: 64, 5: 32, 6: 24, 7: 12, 8: 8}
+# The most worlds `hard` samples a decision. A world's rollouts cost about players squared
+# times the deck's cards (more turns, each weighing more players): 0.002 ms each on the
+# development machine, so WORLDS_COST / (players^2 x cards) keeps a decision near 30 ms of CPU.
+WORLDS_COST = 15_000
+MOST_WORLDS, FEWEST_WORLDS = 192, 4
+
+
+def hard_worlds(edition: str, players: int) -> int:
+    """The most worlds `hard` samples a decision at this table."""
+    cards = len(EDITIONS[edition].deck)
+    return max(FEWEST_WORLDS, min(MOST_WORLDS, round(WORLDS_COST / (players * players * cards))))
 
 
 class EasyPolicy:
@@ -41,8 +50,8 @@ def medium(seed: int | str = 0, options: Options | None = None) -> Policy:
 
 
 class HardPolicy:
-    """The search over at most HARD_WORLDS worlds for the table's size (unless the options name
-    a number): never the clock, so a decision is the same on a busy machine."""
+    """The search over at most `hard_worlds` worlds for the table (unless the options name a
+    number): never the clock, so a decision is the same on a busy machine."""
 
     def __init__(self, seed: int | str = 0, options: Options | None = None) -> None:
         self.seed = seed
@@ -50,12 +59,12 @@ class HardPolicy:
 
     def choose(self, view: SeatView, legal: list[Command]) -> Command:
         """The search's choice with this table's number of worlds."""
-        worlds = self.iterations or HARD_WORLDS[len(view.seats)]
+        worlds = self.iterations or hard_worlds(view.edition, len(view.seats))
         return SearchPolicy(self.seed, Options(iterations=worlds)).choose(view, legal)
 
 
 def hard(seed: int | str = 0, options: Options | None = None) -> Policy:
-    """The search over at most HARD_WORLDS worlds for the table's size."""
+    """The search over at most `hard_worlds` worlds for the table."""
     return HardPolicy(seed, options)
 
 

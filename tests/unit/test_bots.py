@@ -15,7 +15,7 @@ from game import PlayCard, legal_commands, step, view
 from game.bots import POLICIES, Options, Policy, make_policy
 from game.bots.beliefs import Beliefs
 from game.bots.hints import HINTS
-from game.bots.levels import HARD_WORLDS, HardPolicy
+from game.bots.levels import FEWEST_WORLDS, MOST_WORLDS, HardPolicy, hard_worlds
 from game.bots.search import race, sample_world
 from game.bots.worth import HOLD_BONUS, NEVER_GIVE_UP
 from game.cards import CARDS
@@ -332,9 +332,10 @@ def test_the_race_drops_only_a_beaten_candidate() -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS.values(), ids=list(EDITIONS))
 def test_hard_has_worlds_for_every_table_and_takes_a_number_given(edition: Edition) -> None:
-    """Every table size has its number of worlds, fewer as seats grow; --iterations overrides it."""
-    for players in range(edition.min_players, edition.max_players + 1):
-        assert HARD_WORLDS[players] >= 1
-    assert list(HARD_WORLDS.values()) == sorted(HARD_WORLDS.values(), reverse=True)
+    """Every table has its number of worlds, fewer as seats grow; --iterations overrides it."""
+    sizes = range(edition.min_players, edition.max_players + 1)
+    worlds = [hard_worlds(edition.id, players) for players in sizes]
+    assert all(FEWEST_WORLDS <= n <= MOST_WORLDS for n in worlds)
+    assert worlds == sorted(worlds, reverse=True)
     assert HardPolicy(1, Options(iterations=3)).iterations == 3
     assert HardPolicy(1).iterations is None
