@@ -1,6 +1,7 @@
-"""Every card in one place: its number and copies per edition, what it chooses and names, what it
-does, the rules it adds beyond that, and its text (what a bot reckons it is worth is the bots'
-business: `game.bots.hints`).
+"""Every card in one place, as data: its number and copies per edition, what it chooses and
+names, its effect by name, the rules it adds beyond that, and its text. The effects themselves
+are functions of `game.effects`, built on the flow of a round, which stands on these records;
+what a bot reckons a card is worth is the bots' business (`game.bots.hints`).
 
 The editions (`game.editions`) are built from these records; `docs/rules.md` tells the same in
 prose.
@@ -8,17 +9,10 @@ prose.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import TYPE_CHECKING
-
-from game import effects
-from game.commands import PlayCard
-
-if TYPE_CHECKING:
-    from game.flow import Emitter
 
 CLASSIC, V2019, V2019_CLASSIC, PREMIUM = "classic", "2019", "2019-classic", "premium"
 EDITION_IDS = (CLASSIC, V2019, V2019_CLASSIC, PREMIUM)
@@ -47,10 +41,6 @@ class Naming(Enum):
     NUMBER = "number"  # a card's number
 
 
-# What a played card does: it emits (and so applies) the events of its effect.
-Effect = Callable[["Emitter", PlayCard], None]
-
-
 @dataclass(frozen=True, eq=False)
 class Card:
     """One card: its data in every edition that has it, its effect, its special rules."""
@@ -59,10 +49,10 @@ class Card:
     number: int | Mapping[str, int]  # one number, or one per edition where they differ
     copies: Mapping[str, int]  # edition id -> copies in the deck (the editions that have it)
     text: str | Mapping[str, str]  # the rules text a client shows, or one per edition
-    effect: Effect
+    effect: str  # the name of what it does when played: a function of `game.effects`
     chooses: Choice = field(default_factory=lambda: Choice.NONE)  # see `GameState.phase`
     names: Mapping[str, Naming] = field(default_factory=dict)  # edition id -> what it names
-    # Rules beyond the effect, as data (each is read where it applies).
+    # Rules beyond the card's effect, as data (each is read where it applies).
     unnameable: bool = False  # a guess may name neither it nor its number (the Guard)
     must_play_beside: Mapping[str, frozenset[str]] = field(default_factory=dict)  # Countess
     out_when_discarded: bool = False  # played or discarded, its player is out (the Princess)
@@ -101,8 +91,8 @@ _ALL: tuple[Card, ...] = (
         "jester",
         number=0,
         copies={PREMIUM: 1},
+        effect="jester",
         text="Choose another player. If they win this round, you gain a token.",
-        effect=effects.jester,
         chooses=Choice.OTHER,
         scores_with_chosen=True,
     ),
@@ -110,24 +100,25 @@ _ALL: tuple[Card, ...] = (
         "assassin",
         number=0,
         copies={PREMIUM: 1},
+        effect="no_effect",
         text="No effect when played. If a Guard chooses you while you hold the Assassin, the "
         "Guard's player is out instead, and you discard the Assassin and draw a new card.",
-        effect=effects.no_effect,
         foils=frozenset({"guard"}),
     ),
     Card(
         "spy",
         number=0,
         copies={V2019: 2},
+        effect="no_effect",
         text="No effect. At the end of the round, if you are the only player still in it who "
         "played or discarded a Spy, you gain a token.",
-        effect=effects.no_effect,
         scores_alone=True,
     ),
     Card(
         "guard",
         number=1,
         copies={CLASSIC: 5, V2019: 6, V2019_CLASSIC: 5, PREMIUM: 8},
+        effect="guard",
         text={
             CLASSIC: "Choose another player and name a card other than the Guard. If they hold "
             "it, they are out of the round.",
@@ -138,7 +129,6 @@ _ALL: tuple[Card, ...] = (
             PREMIUM: "Choose another player and name a number other than 1. If their card has "
             "that number, they are out of the round.",
         },
-        effect=effects.guard,
         chooses=Choice.OTHER,
         names={**_every(Naming.CARD, CLASSIC, V2019, V2019_CLASSIC), PREMIUM: Naming.NUMBER},
         unnameable=True,
@@ -147,99 +137,100 @@ _ALL: tuple[Card, ...] = (
         "priest",
         number=2,
         copies={CLASSIC: 2, V2019: 2, V2019_CLASSIC: 2, PREMIUM: 2},
+        effect="priest",
         text="Choose another player and look at their hand.",
-        effect=effects.priest,
         chooses=Choice.OTHER,
     ),
     Card(
         "cardinal",
         number=2,
         copies={PREMIUM: 2},
+        effect="cardinal",
         text="Choose two players (you may be one of them): they swap hands. Then look at one of "
         "their hands.",
-        effect=effects.cardinal,
         chooses=Choice.TWO_AND_LOOK,
     ),
     Card(
         "baron",
         number=3,
         copies={CLASSIC: 2, V2019: 2, V2019_CLASSIC: 2, PREMIUM: 2},
+        effect="baron",
         text="Choose another player and compare hands with them in secret: the lower number is "
         "out of the round.",
-        effect=effects.baron,
         chooses=Choice.OTHER,
     ),
     Card(
         "baroness",
         number=3,
         copies={PREMIUM: 2},
+        effect="baroness",
         text="Choose one or two other players and look at their hands.",
-        effect=effects.baroness,
         chooses=Choice.ONE_OR_TWO_OTHERS,
     ),
     Card(
         "handmaid",
         number=4,
         copies={CLASSIC: 2, V2019: 2, V2019_CLASSIC: 2, PREMIUM: 2},
+        effect="handmaid",
         text="Until the start of your next turn, other players' cards can't choose you.",
-        effect=effects.handmaid,
     ),
     Card(
         "sycophant",
         number=4,
         copies={PREMIUM: 2},
+        effect="sycophant",
         text="Choose any player (you too). The next card played that chooses players must "
         "choose them if it can.",
-        effect=effects.sycophant,
         chooses=Choice.ANY,
     ),
     Card(
         "prince",
         number=5,
         copies={CLASSIC: 2, V2019: 2, V2019_CLASSIC: 2, PREMIUM: 2},
+        effect="prince",
         text="Choose any player (you too): they discard their hand without its effect and draw "
         "a new card.",
-        effect=effects.prince,
         chooses=Choice.ANY,
     ),
     Card(
         "count",
         number=5,
         copies={PREMIUM: 2},
+        effect="no_effect",
         text="No effect. At a showdown, each Count in your discard pile adds 1 to your card's "
         "number.",
-        effect=effects.no_effect,
         showdown_bonus=1,
     ),
     Card(
         "chancellor",
         number=6,
         copies={V2019: 2},
+        effect="chancellor",
         text="Draw two cards. Keep one of the cards in your hand and put the others at the "
         "bottom of the deck in any order.",
-        effect=effects.chancellor,
     ),
     Card(
         "king",
         number={CLASSIC: 6, V2019: 7, V2019_CLASSIC: 7, PREMIUM: 6},
         copies={CLASSIC: 1, V2019: 1, V2019_CLASSIC: 1, PREMIUM: 1},
+        effect="king",
         text="Choose another player and swap hands with them.",
-        effect=effects.king,
         chooses=Choice.OTHER,
     ),
     Card(
         "constable",
         number=6,
         copies={PREMIUM: 1},
+        effect="no_effect",
         text="No effect. If you are put out of the round while the Constable is in your discard "
         "pile, you gain a token.",
-        effect=effects.no_effect,
         scores_when_out=True,
     ),
     Card(
         "countess",
         number={CLASSIC: 7, V2019: 8, V2019_CLASSIC: 8, PREMIUM: 7},
         copies={CLASSIC: 1, V2019: 1, V2019_CLASSIC: 1, PREMIUM: 1},
+        effect="no_effect",
         text={
             CLASSIC: "No effect, but you must play her if your other card is the King, the "
             "Prince or the Princess.",
@@ -249,7 +240,6 @@ _ALL: tuple[Card, ...] = (
             PREMIUM: "No effect, but you must play her if your other card is the King, the "
             "Prince or the Princess.",
         },
-        effect=effects.no_effect,
         must_play_beside={
             CLASSIC: frozenset({"king", "prince", "princess"}),
             V2019: frozenset({"king", "prince"}),
@@ -261,27 +251,27 @@ _ALL: tuple[Card, ...] = (
         "dowager_queen",
         number=7,
         copies={PREMIUM: 1},
+        effect="dowager_queen",
         text="Choose another player and compare hands with them in secret: the higher number is "
         "out of the round.",
-        effect=effects.dowager_queen,
         chooses=Choice.OTHER,
     ),
     Card(
         "princess",
         number={CLASSIC: 8, V2019: 9, V2019_CLASSIC: 9, PREMIUM: 8},
         copies={CLASSIC: 1, V2019: 1, V2019_CLASSIC: 1, PREMIUM: 1},
+        effect="princess",
         text="If you play or discard her, for any reason, you are out of the round.",
-        effect=effects.princess,
         out_when_discarded=True,
     ),
     Card(
         "bishop",
         number=9,
         copies={PREMIUM: 1},
+        effect="bishop",
         text="Choose another player and name a number other than 1. If their card has it, you "
         "gain a token and they may discard their hand and draw a new one. At a showdown the "
         "Bishop loses to the Princess.",
-        effect=effects.bishop,
         chooses=Choice.OTHER,
         names={PREMIUM: Naming.NUMBER},
         loses_showdown_to=frozenset({"princess"}),

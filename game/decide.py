@@ -21,6 +21,7 @@ from game.commands import (
     StartRound,
 )
 from game.editions import EDITIONS, Edition
+from game.effects import EFFECTS
 from game.errors import IllegalCommand
 from game.fairness import commitment, dealt_order
 from game.flow import Emitter, begin_turn, finish_turn, forfeit, sit_out_forfeited
@@ -177,9 +178,8 @@ def _play_card(em: Emitter, command: PlayCard) -> None:
     if played is None:
         _refuse(state, play)
     em.emit(played)
-    card = CARDS[play.card]
-    if play.targets or card.chooses is _NO_CHOICE:
-        card.effect(em, play)
+    if play.targets or CARDS[play.card].chooses is _NO_CHOICE:
+        EFFECTS[play.card](em, play)
     if em.state.decision is _PLAY:
         finish_turn(em)
 

@@ -1,19 +1,23 @@
 """What each card does once played (docs/rules.md, "The cards"), one small function per card.
 
-Each card's record in `game.cards` names its function here; the functions act through the
-`Emitter` of `game.flow` (draw, eliminate, gain a token), so nothing here needs the card records.
+Each card's record in `game.cards` names its function here (`EFFECTS` gives each card its
+function); the functions act through the `Emitter` of `game.flow` (draw, eliminate, gain a
+token). The records are data and import nothing of this module, so the arrows run one way:
+cards, editions, state, evolve, flow, effects, decide.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING
 
 from game import events as ev
+from game.cards import CARDS
 from game.commands import PlayCard
+from game.flow import Emitter
 
-if TYPE_CHECKING:
-    from game.flow import Emitter
+# What a played card does: it emits (and so applies) the events of its effect.
+Effect = Callable[[Emitter, PlayCard], None]
 
 # Events are values and these repeat all game long: each one is made once.
 _guess_checked = cache(ev.GuessChecked)
@@ -143,3 +147,27 @@ def jester(em: Emitter, play: PlayCard) -> None:
 
 def no_effect(em: Emitter, play: PlayCard) -> None:
     """Spy, Countess, Constable, Count, Assassin: nothing happens now."""
+
+
+# Each card's effect, by card, as its record names it (a plain dict: read on every move).
+_BY_NAME: dict[str, Effect] = {
+    effect.__name__: effect
+    for effect in (
+        guard,
+        priest,
+        baron,
+        dowager_queen,
+        handmaid,
+        prince,
+        king,
+        princess,
+        chancellor,
+        bishop,
+        sycophant,
+        baroness,
+        cardinal,
+        jester,
+        no_effect,
+    )
+}
+EFFECTS: dict[str, Effect] = {card.id: _BY_NAME[card.effect] for card in CARDS.values()}

@@ -93,6 +93,74 @@ def test_no_module_imports_itself_round_about() -> None:
         visit(name, [])
 
 
+def every_import(path: Path, modules: set[str]) -> set[str]:
+    """The modules of ours a file imports anywhere: at the top, inside a function, or for a type
+    checker only (`from a import b` names a.b when that is a module)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                submodule = f"{node.module}.{alias.name}"
+                found.add(submodule if submodule in modules else node.module)
+    return found & modules
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of a graph: each set of two or more modules that all reach one another
+    (Tarjan's strongly connected components), sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(name: str) -> None:
+        order[name] = low[name] = len(order)
+        stack.append(name)
+        for imported in sorted(graph[name]):
+            if imported not in order:
+                visit(imported)
+                low[name] = min(low[name], low[imported])
+            elif imported in stack:
+                low[name] = min(low[name], order[imported])
+        if low[name] == order[name]:
+            component = [stack.pop()]
+            while component[-1] != name:
+                component.append(stack.pop())
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for name in sorted(graph):
+        if name not in order:
+            visit(name)
+    return sorted(found)
+
+
+def game_imports() -> dict[str, set[str]]:
+    """Every module of `game/` and the modules of `game/` it imports, wherever the import is."""
+    paths = {module_name(path): path for path in (ROOT / "game").rglob("*.py")}
+    return {name: every_import(path, set(paths)) - {name} for name, path in paths.items()}
+
+
+def test_circles_finds_a_circle() -> None:
+    """The check itself: a circle through three modules is found, a line of them is not."""
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_the_rules_import_one_way() -> None:
+    """No import circle inside `game/`, counting imports inside functions and those for type
+    checkers: each module has one job and stands on those below it (docs/architecture.md, "The
+    rules, module by module")."""
+    graph = game_imports()
+    found = circles(graph)
+    assert not found, "import circles in game/: " + "; ".join(
+        " + ".join(f"{name} -> {sorted(graph[name] & set(circle))}" for name in circle)
+        for circle in found
+    )
+
+
 def typing_imports(path: Path) -> set[str]:
     """Every module name a file imports, type checkers' imports included (`from a import b`
     gives a.b and a)."""

@@ -1,34 +1,26 @@
 """What the heuristic bot reckons playing each card is worth, one function per card.
 
-`HINTS` names each card's function; the bot (`game.bots.heuristic`) adds the worth of the card
-it keeps (`HOLD_BONUS`, and it never lets go of `NEVER_GIVE_UP`). Values are in tokens,
-roughly: putting another player out is worth ELIMINATE, being put out costs OUT.
+`HINTS` names each card's function; each reads what the seat reckons (`game.bots.reckoning`), and
+the bot (`game.bots.heuristic`) adds the worth of the card it keeps. Values are in tokens
+(`game.bots.worth`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
+from game.bots.reckoning import Reckoning
+from game.bots.worth import ELIMINATE, NEVER, NEVER_GIVE_UP, OUT, TOKEN
 from game.commands import PlayCard
 
-if TYPE_CHECKING:
-    from game.bots.heuristic import Judge
 
-ELIMINATE = 1.0  # putting another player out of the round
-OUT = 1.0  # being put out of the round
-TOKEN = 1.0  # a token gained at once (Bishop)
-KEEP = 0.5  # holding the top-ranked card, for the showdown
-NEVER = -100.0  # giving up a card the bot never gives up (the Princess)
-
-
-def nothing(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
+def nothing(_j: Reckoning, _p: PlayCard, _kept: str | None) -> float:
     """A card whose play changes nothing the bot weighs (Countess, Assassin)."""
     return 0.0
 
 
-def guard(j: Judge, play: PlayCard, _kept: str | None) -> float:
+def guard(j: Reckoning, play: PlayCard, _kept: str | None) -> float:
     """The odds of a right guess, against those of a card that strikes back (the Assassin)."""
     if not play.targets:
         return 0.0
@@ -47,7 +39,7 @@ def guard(j: Judge, play: PlayCard, _kept: str | None) -> float:
     return right * ELIMINATE * j.threat(target) - foiled * OUT + tie
 
 
-def priest(j: Judge, play: PlayCard, kept: str | None) -> float:
+def priest(j: Reckoning, play: PlayCard, kept: str | None) -> float:
     """Learning a hand, worth more with a Guard kept to use it."""
     if not play.targets:
         return 0.0
@@ -56,7 +48,7 @@ def priest(j: Judge, play: PlayCard, kept: str | None) -> float:
     return 0.1 + (0.12 if kept == "guard" else 0.0)
 
 
-def _compare(j: Judge, play: PlayCard, kept: str | None, lower_loses: bool) -> float:
+def _compare(j: Reckoning, play: PlayCard, kept: str | None, lower_loses: bool) -> float:
     if not play.targets or kept is None:
         return 0.0
     (target,) = play.targets
@@ -71,22 +63,22 @@ def _compare(j: Judge, play: PlayCard, kept: str | None, lower_loses: bool) -> f
     return win * ELIMINATE * j.threat(target) - lose * OUT
 
 
-def baron(j: Judge, play: PlayCard, kept: str | None) -> float:
+def baron(j: Reckoning, play: PlayCard, kept: str | None) -> float:
     """The odds that the kept card is higher, against those that it is lower."""
     return _compare(j, play, kept, lower_loses=True)
 
 
-def dowager_queen(j: Judge, play: PlayCard, kept: str | None) -> float:
+def dowager_queen(j: Reckoning, play: PlayCard, kept: str | None) -> float:
     """The odds that the kept card is lower, against those that it is higher."""
     return _compare(j, play, kept, lower_loses=False)
 
 
-def handmaid(j: Judge, _p: PlayCard, kept: str | None) -> float:
+def handmaid(j: Reckoning, _p: PlayCard, kept: str | None) -> float:
     """Protection, worth more the better the kept card."""
     return 0.15 + 0.15 * (j.rank[kept] / j.top if kept else 0.0)
 
 
-def prince(j: Judge, play: PlayCard, kept: str | None) -> float:
+def prince(j: Reckoning, play: PlayCard, kept: str | None) -> float:
     """On oneself, a fresh card for the kept one; on another, the odds of a discarded Princess."""
     (target,) = play.targets
     if target == j.you:
@@ -101,31 +93,31 @@ def prince(j: Judge, play: PlayCard, kept: str | None) -> float:
     return (princess * ELIMINATE + 0.05 + loss) * j.threat(target)
 
 
-def _swap_with(j: Judge, other: int, kept: str | None) -> float:
+def _swap_with(j: Reckoning, other: int, kept: str | None) -> float:
     """Giving away `kept` for `other`'s card (King, a Cardinal that chooses its player)."""
     if kept in NEVER_GIVE_UP:
         return -0.5
     return j.expected_keep(other) - j.keep(kept) - 0.05
 
 
-def king(j: Judge, play: PlayCard, kept: str | None) -> float:
+def king(j: Reckoning, play: PlayCard, kept: str | None) -> float:
     """The other player's card for the kept one."""
     if not play.targets:
         return 0.0
     return _swap_with(j, play.targets[0], kept)
 
 
-def princess(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
+def princess(_j: Reckoning, _p: PlayCard, _kept: str | None) -> float:
     """Never."""
     return NEVER
 
 
-def chancellor(j: Judge, _p: PlayCard, _kept: str | None) -> float:
+def chancellor(j: Reckoning, _p: PlayCard, _kept: str | None) -> float:
     """A choice among more cards, while the deck has any."""
     return 0.12 if j.view.deck_size else 0.0
 
 
-def spy(j: Judge, _p: PlayCard, _kept: str | None) -> float:
+def spy(j: Reckoning, _p: PlayCard, _kept: str | None) -> float:
     """A first Spy in the discard pile, worth a little more when a rival has one too."""
     seats = j.view.seats
     if "spy" in seats[j.you].discards:
@@ -134,7 +126,7 @@ def spy(j: Judge, _p: PlayCard, _kept: str | None) -> float:
     return 0.3 if rivals else 0.25
 
 
-def bishop(j: Judge, play: PlayCard, _kept: str | None) -> float:
+def bishop(j: Reckoning, play: PlayCard, _kept: str | None) -> float:
     """The odds of a right number: a token at once."""
     if not play.targets or play.guess is None:
         return 0.0
@@ -142,18 +134,18 @@ def bishop(j: Judge, play: PlayCard, _kept: str | None) -> float:
     return right * TOKEN + 0.001 * int(play.guess)
 
 
-def sycophant(j: Judge, play: PlayCard, _kept: str | None) -> float:
+def sycophant(j: Reckoning, play: PlayCard, _kept: str | None) -> float:
     """Marking a threatening player; not oneself."""
     (target,) = play.targets
     return -0.05 if target == j.you else 0.03 * j.threat(target)
 
 
-def baroness(j: Judge, play: PlayCard, _kept: str | None) -> float:
+def baroness(j: Reckoning, play: PlayCard, _kept: str | None) -> float:
     """Learning the hands not known yet."""
     return sum(0.0 if t in j.beliefs.held else 0.06 for t in play.targets)
 
 
-def cardinal(j: Judge, play: PlayCard, kept: str | None) -> float:
+def cardinal(j: Reckoning, play: PlayCard, kept: str | None) -> float:
     """A swap with oneself as a King, else a look at a hand not known yet."""
     if not play.targets:
         return 0.0
@@ -163,7 +155,7 @@ def cardinal(j: Judge, play: PlayCard, kept: str | None) -> float:
     return 0.06 if play.look not in j.beliefs.held else 0.04
 
 
-def jester(j: Judge, play: PlayCard, _kept: str | None) -> float:
+def jester(j: Reckoning, play: PlayCard, _kept: str | None) -> float:
     """Betting on the player likeliest to win the round."""
     if not play.targets:
         return 0.0
@@ -172,18 +164,18 @@ def jester(j: Judge, play: PlayCard, _kept: str | None) -> float:
     return 0.05 + 0.15 * strength
 
 
-def constable(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
+def constable(_j: Reckoning, _p: PlayCard, _kept: str | None) -> float:
     """A token if put out later."""
     return 0.12
 
 
-def count(_j: Judge, _p: PlayCard, _kept: str | None) -> float:
+def count(_j: Reckoning, _p: PlayCard, _kept: str | None) -> float:
     """One more at the showdown."""
     return 0.1
 
 
 # What playing a card is worth: (judge, the play, the card kept) -> value.
-Hint = Callable[["Judge", PlayCard, "str | None"], float]
+Hint = Callable[[Reckoning, PlayCard, "str | None"], float]
 
 HINTS: Mapping[str, Hint] = MappingProxyType(
     {
@@ -208,8 +200,3 @@ HINTS: Mapping[str, Hint] = MappingProxyType(
         "bishop": bishop,
     }
 )
-# Extra worth of keeping a card in hand: a Guard that chooses the Assassin's holder puts its
-# own player out.
-HOLD_BONUS: Mapping[str, float] = MappingProxyType({"assassin": 0.1})
-# Cards the bot never lets go of if it can help it.
-NEVER_GIVE_UP = frozenset({"princess"})

@@ -1,8 +1,9 @@
 """Difficulty levels a player understands, each a policy with its budget.
 
 `easy` is the heuristic that plays a random legal command on some of its decisions, `medium`
-the heuristic, `hard` the search over a fixed number of sampled worlds (reproducible, and
-independent of the machine's speed). Their measured strength is in docs/bots.md.
+the heuristic, `hard` the search over at most a fixed number of sampled worlds for its table's
+size (reproducible, and independent of the machine's speed). Their measured strength is in
+docs/bots.md.
 """
 
 from __future__ import annotations
@@ -11,10 +12,21 @@ from game.bots.base import Options, Policy, decision_rng
 from game.bots.heuristic import HeuristicPolicy
 from game.bots.search import SearchPolicy
 from game.commands import Command
+from game.editions import EDITIONS
 from game.views import SeatView
 
 EASY_SLIPS = 0.5  # the share of decisions `easy` makes at random
-HARD_WORLDS = 16  # sampled worlds per decision of `hard`
+# The most worlds `hard` samples a decision. A world's rollouts cost about players squared
+# times the deck's cards (more turns, each weighing more players): 0.002 ms each on the
+# development machine, so WORLDS_COST / (players^2 x cards) keeps a decision near 30 ms of CPU.
+WORLDS_COST = 15_000
+MOST_WORLDS, FEWEST_WORLDS = 192, 4
+
+
+def hard_worlds(edition: str, players: int) -> int:
+    """The most worlds `hard` samples a decision at this table."""
+    cards = len(EDITIONS[edition].deck)
+    return max(FEWEST_WORLDS, min(MOST_WORLDS, round(WORLDS_COST / (players * players * cards))))
 
 
 class EasyPolicy:
@@ -37,10 +49,23 @@ def medium(seed: int | str = 0, options: Options | None = None) -> Policy:
     return HeuristicPolicy(seed, options)
 
 
+class HardPolicy:
+    """The search over at most `hard_worlds` worlds for the table (unless the options name a
+    number): never the clock, so a decision is the same on a busy machine."""
+
+    def __init__(self, seed: int | str = 0, options: Options | None = None) -> None:
+        self.seed = seed
+        self.iterations = options.iterations if options and options.iterations else None
+
+    def choose(self, view: SeatView, legal: list[Command]) -> Command:
+        """The search's choice with this table's number of worlds."""
+        worlds = self.iterations or hard_worlds(view.edition, len(view.seats))
+        return SearchPolicy(self.seed, Options(iterations=worlds)).choose(view, legal)
+
+
 def hard(seed: int | str = 0, options: Options | None = None) -> Policy:
-    """The search over HARD_WORLDS worlds a decision (unless the options name a number)."""
-    iterations = options.iterations if options and options.iterations else HARD_WORLDS
-    return SearchPolicy(seed, Options(iterations=iterations))
+    """The search over at most `hard_worlds` worlds for the table."""
+    return HardPolicy(seed, options)
 
 
 LEVELS = {"easy": EasyPolicy, "medium": medium, "hard": hard}

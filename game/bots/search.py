@@ -4,7 +4,9 @@ Each iteration samples one hidden world (other hands, set-aside card, deck order
 with everything the seat has seen, builds a GameState from it, and plays every candidate
 command there, then the rest of the round with the heuristic for every seat (each rollout seat
 deciding from its own view of the sampled world). The same world serves every candidate, so
-their scores differ by the command alone; weak candidates are dropped as worlds accumulate.
+their scores differ by the command alone; a candidate the leader has beaten over the same worlds
+(by BEATEN standard errors of the paired differences) is dropped, and the search ends when one
+is left, so a clear choice costs few worlds and a close one gets them all.
 Candidates are the heuristic's best command of each family (a card, its players: the guess a
 Guard names is the heuristic's, whose odds are exact), none the heuristic scores hopeless.
 Each unknown one-card hand is drawn along a low-discrepancy sequence, so few worlds still
@@ -31,7 +33,9 @@ from game.views import SeatView, view
 
 DEFAULT_BUDGET_MS = 120.0
 CANDIDATES = 4  # families of commands the heuristic ranks best are the only ones searched
-CULL_AT = (12, 32, 80)  # after this many worlds, keep the better half of the candidates
+RACE_FROM = 12  # from this many worlds on, every RACE_EVERY worlds, a beaten candidate is dropped
+RACE_EVERY = 4
+BEATEN = 2.0  # standard errors of the paired differences by which the leader beats a candidate
 PRIOR = 0.02  # the heuristic's own pick wins near-ties
 HOPELESS = 2.0  # a command the heuristic scores this far below its favourite is not searched
 
@@ -188,6 +192,38 @@ def candidates(judge: Judge, legal: list[Command]) -> list[Command]:
     return list(best.values())[:CANDIDATES]
 
 
+def leader(
+    alive: list[Command], results: dict[Command, list[float]], favourite: Command
+) -> Command:
+    """The candidate with the best mean so far, the heuristic's favourite winning near-ties."""
+
+    def worth(command: Command) -> float:
+        found = results[command]
+        return sum(found) / max(len(found), 1) + (PRIOR if command == favourite else 0.0)
+
+    return max(alive, key=worth)
+
+
+def race(
+    alive: list[Command], results: dict[Command, list[float]], favourite: Command
+) -> list[Command]:
+    """The candidates the leader has not beaten yet: beaten is behind it, over the same worlds,
+    by more than BEATEN standard errors of the differences (or on every world alike)."""
+    best = leader(alive, results, favourite)
+    kept = [best]
+    for command in alive:
+        if command is best:
+            continue
+        gaps = [a - b for a, b in zip(results[best], results[command], strict=True)]
+        n = len(gaps)
+        mean = sum(gaps) / n
+        spread = sum((gap - mean) ** 2 for gap in gaps) / (n - 1)
+        if (mean >= 0 and mean * mean * n > BEATEN * BEATEN * spread) or spread == 0.0:
+            continue
+        kept.append(command)
+    return kept
+
+
 class SearchPolicy:
     """Determinized search with heuristic rollouts; see the module's docstring for budgets."""
 
@@ -208,24 +244,21 @@ class SearchPolicy:
         if len(alive) == 1 or view.you is None:
             return favourite
         rng = decision_rng(self.seed, view)
-        totals = dict.fromkeys(alive, 0.0)
+        results: dict[Command, list[float]] = {command: [] for command in alive}
         before = tuple(seat.tokens for seat in view.seats)
         started = time.perf_counter()
         deadline = started + self.budget_ms / 1000.0
         worlds = 0
         spread = Spread(rng, len(view.seats))
-        while self._more(worlds, started, deadline):
+        while len(alive) > 1 and self._more(worlds, started, deadline):
             spread.world = worlds
             world = sample_world(view, beliefs, rng, spread)
             for command in alive:
-                totals[command] += rollout(step(world, command)[1], view.you, before)
+                results[command].append(rollout(step(world, command)[1], view.you, before))
             worlds += 1
-            if worlds in CULL_AT and len(alive) > 2:
-                alive.sort(key=lambda c: totals[c], reverse=True)
-                alive = alive[: max(2, (len(alive) + 1) // 2)]
-        return max(
-            alive, key=lambda c: totals[c] / max(worlds, 1) + (PRIOR if c == favourite else 0.0)
-        )
+            if worlds >= RACE_FROM and worlds % RACE_EVERY == 0:
+                alive = race(alive, results, favourite)
+        return leader(alive, results, favourite)
 
     def _more(self, worlds: int, started: float, deadline: float) -> bool:
         """Whether to sample another world: one more would still end before the deadline."""

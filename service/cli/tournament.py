@@ -1,5 +1,5 @@
 """`loveletter tournament`: bots play many games in parallel processes; win rates with 95% CIs,
-the share each would win by chance, and time per decision."""
+the share each would win by chance, and time per decision (wall clock, and CPU)."""
 
 from __future__ import annotations
 
@@ -40,10 +40,12 @@ class GameSpec:
 
 @dataclass
 class GameResult:
-    """The entries that won one game, and each entry's decision times in milliseconds."""
+    """The entries that won one game, and each entry's decision times in milliseconds: wall
+    clock, and the CPU time of the process (what a decision costs, whatever the machine's load)."""
 
     winners: tuple[int, ...]
     times: dict[int, list[float]] = field(default_factory=dict)
+    cpu: dict[int, list[float]] = field(default_factory=dict)
 
 
 def seat_entries(entries: int, players: int, number: int) -> tuple[int, ...]:
@@ -70,10 +72,11 @@ def play_one(spec: GameSpec) -> GameResult:
         seat = state.current
         assert seat is not None
         seen = view(state, seat)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         command = policies[seat].choose(seen, legal)
         elapsed = (time.perf_counter() - start) * 1000.0
         result.times.setdefault(spec.seats[seat], []).append(elapsed)
+        result.cpu.setdefault(spec.seats[seat], []).append((time.process_time() - cpu) * 1000.0)
         return command
 
     played = play_game(spec.edition, len(spec.seats), spec.seed, choose)
@@ -118,6 +121,7 @@ def summarise(
     for entry, name in enumerate(labels(bots)):
         wins = sum(entry in result.winners for result in results)
         times = [t for result in results for t in result.times.get(entry, [])]
+        cpu = [t for result in results for t in result.cpu.get(entry, [])]
         low, high = wilson(wins, games)
         rows.append(
             {
@@ -131,6 +135,8 @@ def summarise(
                 "ms_mean": round(sum(times) / len(times), 3) if times else 0.0,
                 "ms_p95": round(percentile(times, 95), 3),
                 "ms_max": round(max(times), 3) if times else 0.0,
+                "cpu_ms_mean": round(sum(cpu) / len(cpu), 3) if cpu else 0.0,
+                "cpu_ms_p95": round(percentile(cpu, 95), 3),
             }
         )
     shared = sum(len(result.winners) > 1 for result in results)
@@ -169,6 +175,8 @@ def print_table(summary: dict[str, Any]) -> None:
         "ms mean",
         "ms p95",
         "ms max",
+        "cpu ms mean",
+        "cpu ms p95",
     ):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for row in summary["bots"]:
@@ -183,6 +191,8 @@ def print_table(summary: dict[str, Any]) -> None:
             f"{row['ms_mean']:.2f}",
             f"{row['ms_p95']:.2f}",
             f"{row['ms_max']:.2f}",
+            f"{row['cpu_ms_mean']:.2f}",
+            f"{row['cpu_ms_p95']:.2f}",
         )
     console = Console(width=max(Console().width, 110))
     console.print(table)
@@ -191,7 +201,8 @@ def print_table(summary: dict[str, Any]) -> None:
         f"A shared win counts as a win for each winner ({shared} game{'' if shared == 1 else 's'}"
         f" {'was' if shared == 1 else 'were'} shared), so win rates may add up to more than 100%."
         " Seats rotate one place a game. By chance: the share an entry's seats would win"
-        " if every seat were as strong; ms p95: 95% of its decisions took no longer."
+        " if every seat were as strong; ms p95: 95% of its decisions took no longer (wall clock);"
+        " cpu ms: the process's CPU time a decision, which the machine's load does not swell."
     )
 
 
@@ -250,7 +261,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         summary="bots play each other; win-rate table",
         description="Bots play many games of one edition in parallel processes, seats rotating"
         " one place a game; print each bot's win rate with its 95% Wilson interval, the share its"
-        " seats would win by chance, and its time per decision (mean, p95, max).",
+        " seats would win by chance, and its time per decision (mean, p95, max; CPU mean and p95).",
         examples=("loveletter tournament --bots heuristic,random --edition 2019 --games 2000",),
     )
     parser.add_argument(

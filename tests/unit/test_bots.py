@@ -14,11 +14,13 @@ from hypothesis import strategies as st
 from game import PlayCard, legal_commands, step, view
 from game.bots import POLICIES, Options, Policy, make_policy
 from game.bots.beliefs import Beliefs
-from game.bots.hints import HINTS, HOLD_BONUS, NEVER_GIVE_UP
-from game.bots.search import sample_world
+from game.bots.hints import HINTS
+from game.bots.levels import FEWEST_WORLDS, MOST_WORLDS, HardPolicy, hard_worlds
+from game.bots.search import race, sample_world
+from game.bots.worth import HOLD_BONUS, NEVER_GIVE_UP
 from game.cards import CARDS
 from game.commands import AnswerRedraw, Command
-from game.editions import EDITIONS
+from game.editions import EDITIONS, Edition
 from game.selfplay import play_game
 from game.state import GameState
 from game.views import SeatView
@@ -313,3 +315,27 @@ def test_beliefs_rule_out_only_the_impossible(
         return rng.choice(legal)
 
     play_game(edition, players, str(seed), choose)
+
+
+def test_the_race_drops_only_a_beaten_candidate() -> None:
+    """Over the same worlds, a candidate well behind the leader is dropped, a close one kept, one
+    that did exactly as well as the heuristic's favourite dropped (the favourite wins ties)."""
+    lead, close, beaten = (PlayCard(0, card) for card in ("handmaid", "countess", "spy"))
+    results = {
+        lead: [1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0],
+        close: [1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0],
+        beaten: [-1.0, -1.0, 0.0, -1.0, -1.0, 0.0, -1.0, -1.0, -1.0, 0.0, -1.0, -1.0],
+    }
+    assert race([lead, close, beaten], results, lead) == [lead, close]
+    assert race([close, lead], {close: results[lead], lead: results[lead]}, close) == [close]
+
+
+@pytest.mark.parametrize("edition", EDITIONS.values(), ids=list(EDITIONS))
+def test_hard_has_worlds_for_every_table_and_takes_a_number_given(edition: Edition) -> None:
+    """Every table has its number of worlds, fewer as seats grow; --iterations overrides it."""
+    sizes = range(edition.min_players, edition.max_players + 1)
+    worlds = [hard_worlds(edition.id, players) for players in sizes]
+    assert all(FEWEST_WORLDS <= n <= MOST_WORLDS for n in worlds)
+    assert worlds == sorted(worlds, reverse=True)
+    assert HardPolicy(1, Options(iterations=3)).iterations == 3
+    assert HardPolicy(1).iterations is None

@@ -58,8 +58,9 @@ def test_one_game_counts_winning_entries_and_times() -> None:
     spec = GameSpec(0, "2019", "t:0", (0, 1, 0), ("heuristic", "random"), Options())
     result = play_one(spec)
     assert result.winners and set(result.winners) <= {0, 1}
-    assert set(result.times) == {0, 1}
+    assert set(result.times) == set(result.cpu) == {0, 1}
     assert all(t >= 0 for times in result.times.values() for t in times)
+    assert all(len(result.cpu[entry]) == len(result.times[entry]) for entry in (0, 1))
 
 
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -94,6 +95,7 @@ def test_json_figures_are_reproducible(capsys: pytest.CaptureFixture[str]) -> No
         assert row["games"] == 6 and 0 <= row["wins"] <= 6
         assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
         assert row["decisions"] > 0 and row["ms_max"] >= row["ms_p95"] >= 0
+        assert row["cpu_ms_p95"] >= 0 and row["cpu_ms_mean"] >= 0
     assert [row["chance"] for row in figures["bots"]] == [0.3333] * 3
     again = json.loads(run_cli(argv, capsys)[1])
     assert [r["wins"] for r in again["bots"]] == [r["wins"] for r in figures["bots"]]

@@ -10,6 +10,7 @@ import pytest
 
 from game.cards import CARDS, Card, Choice, Naming
 from game.editions import EDITIONS, Edition
+from game.effects import EFFECTS
 
 # The tables of docs/rules.md, written out again for the test: (card, number, copies) in order.
 TABLES = {
@@ -119,10 +120,15 @@ def test_every_card_of_every_edition_is_complete(edition: Edition, card: str) ->
     assert isinstance(record.number_in(edition.id), int)
     assert record.copies[edition.id] >= 1
     assert len(record.text_in(edition.id)) > 20
-    assert callable(record.effect)
+    assert callable(EFFECTS[card])
     assert isinstance(record.chooses, Choice)
     assert isinstance(record.naming_in(edition.id), Naming)
     assert record.name.lower().replace(" ", "_") == card
+
+
+def test_every_card_and_only_cards_have_an_effect() -> None:
+    """`game.effects` gives each card of the registry its effect, and no other name."""
+    assert set(EFFECTS) == set(CARDS)
 
 
 @pytest.mark.parametrize("card", CARDS.values(), ids=list(CARDS))
