@@ -20,7 +20,9 @@ EASY_SLIPS = 0.5  # the share of decisions `easy` makes at random
 # times the deck's cards (more turns, each weighing more players): 0.002 ms each on the
 # development machine, so WORLDS_COST / (players^2 x cards) keeps a decision near 30 ms of CPU.
 WORLDS_COST = 15_000
-MOST_WORLDS, FEWEST_WORLDS = 192, 4
+# At least the 16 worlds `hard` searched everywhere before, so no table plays weaker than it did
+# (at premium's 6 and 8 players that costs more CPU than the formula's target: docs/bots.md).
+MOST_WORLDS, FEWEST_WORLDS = 192, 16
 
 
 def hard_worlds(edition: str, players: int) -> int:
