@@ -57,7 +57,7 @@ def commands(help_text: str) -> list[str]:
 def test_the_service_lock_holds_no_dev_tool(service_venv: Path) -> None:
     """The premise: the tools the dev set adds are not in this virtualenv."""
     python = str(service_venv / "python")
-    for module in ("requests", "yaml", "pytest"):
+    for module in ("yaml", "pytest", "hypothesis"):  # (requests is the service's: pywebpush)
         done = subprocess.run([python, "-c", f"import {module}"], capture_output=True, text=True)
         assert done.returncode != 0, f"{module} is installed in the service virtualenv"
 
@@ -84,7 +84,9 @@ def test_scenarios_run_with_the_service_lock(service_venv: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", [["bench", "engine", "--seconds", "1"], ["chaos"], ["openapi"]])
+# The benchmarks and chaos need nothing beyond the service lock since pywebpush brought requests
+# into it; writing the OpenAPI document needs PyYAML, a dev tool.
+@pytest.mark.parametrize("command", [["openapi"]])
 def test_a_dev_command_says_what_to_install_in_one_line(
     service_venv: Path, command: list[str]
 ) -> None:
