@@ -367,9 +367,7 @@ def decide(table: Table | None, command: TableCommand | Command | Asked) -> list
     return step(table, command)[0]
 
 
-def step(
-    table: Table | None, command: TableCommand | Command | Asked
-) -> tuple[list[Any], Table]:
+def step(table: Table | None, command: TableCommand | Command | Asked) -> tuple[list[Any], Table]:
     """Decide a command and also return the table after its events (each evolved once). An
     `Asked` command is decided only if its asker holds the seat it acts for, in `table`."""
     if type(command) is Asked:

@@ -144,8 +144,9 @@ class TransferCodes(MethodView):
     """Moving a player to another device."""
 
     @rate_limited("lobby", seat=request_seat_key)
-    @blp.response(201, TransferCodeSchema, example={"code": examples.TRANSFER_CODE,
-                                                             "expires_in": 600})
+    @blp.response(
+        201, TransferCodeSchema, example={"code": examples.TRANSFER_CODE, "expires_in": 600}
+    )
     @operation("createTransferCode", token="player")
     @problems(401, 403)
     def post(self) -> dict[str, Any]:
@@ -225,9 +226,7 @@ class DeviceToken(MethodView):
         """Revoke a device's token (this one's too: that signs this device out): it acts for
         the player no more, anywhere. Its open streams close."""
         if not context().devices.revoke(require_player(), device_id):
-            raise ApiError(
-                404, "device-not-found", "Not found", "This player has no such device."
-            )
+            raise ApiError(404, "device-not-found", "Not found", "This player has no such device.")
 
 
 @blp.route("/me/devices/revoke-others")

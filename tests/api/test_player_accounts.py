@@ -302,4 +302,3 @@ def test_a_refused_jwt_is_told_in_our_words(apis: list[str]) -> None:
         assert refused.status_code == 401
         detail = refused.json()["detail"]
         assert detail and theirs not in detail, detail
-

@@ -158,8 +158,13 @@ class Racer:
 
             def send(n: int) -> tuple[float, int]:
                 at, where = time.monotonic(), self.bases[(number + n) % 2]
-                return at, requests.request(method, f"{where}/games/{game}/seats/{seat}{path}",
-                                            json=body, headers=headers, timeout=30).status_code
+                return at, requests.request(
+                    method,
+                    f"{where}/games/{game}/seats/{seat}{path}",
+                    json=body,
+                    headers=headers,
+                    timeout=30,
+                ).status_code
 
             with ThreadPoolExecutor(burst) as pool:
                 for at, status in pool.map(send, range(burst)):

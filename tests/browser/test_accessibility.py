@@ -138,8 +138,11 @@ def test_no_page_has_a_serious_axe_violation(
         "table, watching": (visitor, f"/#/games/{playing}", "#table [data-board] .seats"),
         "table, game over": (page, f"/#/games/{finished}", "[data-game-over]"),
         "replay": (page, f"/#/games/{finished}/replay/5", "#replay[data-version='5']"),
-        "replay, by turn":
-            (page, f"/#/games/{finished}/replay/r1/t1", "#replay[data-step='r1/t1']"),
+        "replay, by turn": (
+            page,
+            f"/#/games/{finished}/replay/r1/t1",
+            "#replay[data-step='r1/t1']",
+        ),
         "nothing here": (visitor, "/#/nowhere", "main h1"),
         "my games, as nobody yet": (visitor, "/#/me", "#guest"),
         "leaderboard": (visitor, "/#/leaderboards/2019", "#leaderboard tbody tr"),

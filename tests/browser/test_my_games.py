@@ -131,5 +131,9 @@ def test_signing_out_ends_the_token_everywhere(server: Served, contexts: Context
     page.get_by_role("button", name="Sign out").click()
     page.get_by_role("button", name="Play as a guest").wait_for()  # the guest form again
     assert page.evaluate("() => localStorage.getItem('loveletter.player')") is None
-    assert requests.get(f"{server.base}/players/me", headers=bearer(ann["token"]),
-                        timeout=10).status_code == 401  # the token acts no more, anywhere
+    assert (
+        requests.get(
+            f"{server.base}/players/me", headers=bearer(ann["token"]), timeout=10
+        ).status_code
+        == 401
+    )  # the token acts no more, anywhere
