@@ -59,5 +59,11 @@ def test_two_browsers_chat_each_in_its_own_language(server: Served, contexts: Co
     bob.get_by_label(japanese["chat.text"], exact=True).fill("聞こえる")
     bob.get_by_role("button", name=japanese["chat.send"]).click()
     bob.locator("#chat-log li", has_text="聞こえる").wait_for()
-    ann.wait_for_timeout(1500)
+    # ann's own line comes after bob's; a fresh page loads the chat as ann gets it, in order:
+    # once her line is there, bob's would be too.
+    ann.get_by_label(english["chat.text"], exact=True).fill("了解")
+    ann.get_by_role("button", name=english["chat.send"]).click()
+    ann.locator("#chat-log li", has_text="了解").wait_for()
+    ann.reload()
+    ann.locator("#chat-log li", has_text="了解").wait_for()
     assert ann.locator("#chat-log li", has_text="聞こえる").count() == 0
