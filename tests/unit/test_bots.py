@@ -24,7 +24,7 @@ from game.editions import EDITIONS, Edition
 from game.selfplay import play_game
 from game.state import GameState
 from game.views import SeatView
-from tests.unit.games import GAME_SIZES, rest_of_deck, rigged
+from tests.unit.games import GAME_SIZES, decides_alike, rest_of_deck, rigged, twin_states
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 FAST = Options(iterations=1)  # one sampled world per decision keeps search tests quick
@@ -97,23 +97,12 @@ def test_choice_ignores_hidden_cards(
 ) -> None:
     """Two true states that differ only in hidden cards get the same choice from the same seed."""
     edition, players = edition_players
-    rng = random.Random(seed)
-    states: list[GameState] = []
+    truth, twin = twin_states(seed, edition, players, cut)
 
-    def choose(state: GameState, legal: list[Command]) -> Command:
-        states.append(state)
-        return rng.choice(legal)
+    def decide(state: GameState, seat: int) -> Command:
+        return make_policy(name, seed, FAST).choose(view(state, seat), legal_commands(state))
 
-    play_game(edition, players, str(seed), choose)
-    truth = states[cut % len(states)]
-    seat = truth.current
-    assert seat is not None
-    seen = view(truth, seat)
-    other = sample_world(seen, Beliefs.from_view(seen), random.Random(seed + 1))
-    legal = legal_commands(truth)
-    first = make_policy(name, seed, FAST).choose(seen, legal)
-    again = make_policy(name, seed, FAST).choose(view(other, seat), legal_commands(other))
-    assert first == again
+    assert decides_alike(decide, truth, twin)
 
 
 def test_choice_ignores_hidden_cards_in_a_rigged_deal() -> None:
