@@ -49,6 +49,7 @@ P99_TARGET = 3.0
 NO_LIMIT = "1000000000/1s"
 SEAT_LIMIT = "120/minute"
 READY_TIMEOUT_SECONDS = 30.0
+FIRST_ERRORS = 5  # failed calls described in the figures
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Measurement:
     p50_ms: float
     p99_ms: float
     untimed_requests: int = 0  # sent by the drivers' prepare() (e.g. starting new games)
+    first_errors: tuple[str, ...] = ()  # what the first few failed calls raised
 
 
 def register_bench(bench_subparsers: argparse._SubParsersAction) -> None:
@@ -186,6 +188,7 @@ class Side:
             self.calls = list(pool.map(lambda _: factory(base_url), range(clients)))
         self.latencies: list[float] = []
         self.errors = 0
+        self.first_errors: list[str] = []
         self.untimed_requests = 0
         self.seconds = 0.0
         self._lock = threading.Lock()
@@ -197,6 +200,7 @@ class Side:
         def client(call: Callable[[], object]) -> None:
             mine: list[float] = []
             failed = untimed = 0
+            raised: list[str] = []
             prepare: Callable[[], int] | None = getattr(call, "prepare", None)
             reconnect: Callable[[], None] | None = getattr(call, "reconnect", None)
             if reconnect is not None:
@@ -209,14 +213,16 @@ class Side:
                     if started >= end:
                         break
                     call()
-                except Exception:
+                except Exception as error:
                     failed += 1
+                    raised.append(f"{type(error).__name__}: {error}"[:300])
                     continue
                 mine.append(time.perf_counter() - started)
             if record:
                 with self._lock:
                     self.latencies.extend(mine)
                     self.errors += failed
+                    self.first_errors.extend(raised[: FIRST_ERRORS - len(self.first_errors)])
                     self.untimed_requests += untimed
 
         threads = [
@@ -240,6 +246,7 @@ class Side:
             p50_ms=round(percentile(self.latencies, 50) * 1000, 3),
             p99_ms=round(percentile(self.latencies, 99) * 1000, 3),
             untimed_requests=self.untimed_requests,
+            first_errors=tuple(self.first_errors),
         )
 
 

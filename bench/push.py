@@ -51,6 +51,8 @@ from service.gunicorn_conf import DEFAULT_WORKER_CLASS, default_workers, raise_o
 THROUGHPUT_TARGET = 0.9
 P99_TARGET_MS = 1000.0
 SETUP_THREADS = 16
+TURN_REQUESTS = 4  # commands sent for one turn before it counts as an error
+FIRST_ERRORS = 5  # failed turns described in the result
 RECEIVED = "bench-push-received"  # the list the push service notes arrivals in
 
 
@@ -138,6 +140,7 @@ class Mover:
         self.games = iter(games)
         self.stopping = threading.Event()
         self.moves = self.errors = 0
+        self.first_errors: list[str] = []  # why the first few turns were not played
         self._lock = threading.Lock()
         self._next_at = time.monotonic()
         self._threads = [threading.Thread(target=self._run, daemon=True) for _ in range(threads)]
@@ -164,26 +167,29 @@ class Mover:
         while (game := self._take()) is not None:
             game_id, seat_token = game
             try:
-                ok = self._turn(client, game_id, {"Authorization": f"Bearer {seat_token}"})
-            except OSError:
-                ok = False
+                why = self._turn(client, game_id, {"Authorization": f"Bearer {seat_token}"})
+            except OSError as error:
+                why = f"{type(error).__name__}: {error}"
             with self._lock:
-                self.moves += ok
-                self.errors += not ok
+                self.moves += why is None
+                self.errors += why is not None
+                if why is not None and len(self.first_errors) < FIRST_ERRORS:
+                    self.first_errors.append(why[:300])
         client.close()
 
-    def _turn(self, client: JsonClient, game_id: str, auth: dict[str, str]) -> bool:
-        """Play the player's whole turn (a Chancellor asks twice); whether it was played."""
+    def _turn(self, client: JsonClient, game_id: str, auth: dict[str, str]) -> str | None:
+        """Play the player's whole turn (a Chancellor asks twice, a round won at once starts
+        another with the player first); None once played, else why not."""
         status, view = client.get(f"/games/{game_id}", auth)
-        for _ in range(4):
+        for _ in range(TURN_REQUESTS):
             if status != 200:
-                return False
+                return f"answered {status}: {view}"
             if not view["legal"]:
-                return True
+                return None
             headers = {**auth, "If-Match": f'"{view["game"]["version"]}"',
                        "Idempotency-Key": uuid.uuid4().hex}  # fmt: skip
             status, view = client.post(f"/games/{game_id}/commands", view["legal"][0], headers)
-        return False
+        return f"still asked to move after {TURN_REQUESTS} commands"
 
 
 def set_up(
@@ -267,11 +273,11 @@ def run_push_bench(
             without.drive(2.0, record=False)
             unheard = [(game, seat) for _, game, seat in unsubscribed]
             half = len(unheard) // 2
-            plain_errors = _beside(without, Mover(base, unheard[:half], rate), seconds / 2)
+            movers = [_beside(without, Mover(base, unheard[:half], rate), seconds / 2)]
             side = bench_api.Side(bench_api.COMMAND_APP, bench_api.COMMAND_DRIVER, base, load_games)
-            mover = Mover(base, [(game, seat) for _, game, seat in away], rate)
-            mover_errors = _beside(side, mover, seconds)
-            plain_errors += _beside(without, Mover(base, unheard[half:], rate), seconds / 2)
+            heard = [(game, seat) for _, game, seat in away]
+            mover = _beside(side, Mover(base, heard, rate), seconds)
+            movers += [mover, _beside(without, Mover(base, unheard[half:], rate), seconds / 2)]
             received = _wait_received(redis, namespace, mover.moves, 30.0)
             latencies = _latencies(redis, namespace, away, received)
     finally:
@@ -285,7 +291,9 @@ def run_push_bench(
     plain, loaded = without.figures(), side.figures()
     ratio = loaded.requests_per_second / max(plain.requests_per_second, 1e-9)
     delivery = latency_figures(latencies)
-    failures = plain.errors + loaded.errors + mover_errors + plain_errors
+    failures = plain.errors + loaded.errors + sum(moved.errors for moved in movers)
+    first_errors = [*plain.first_errors, *loaded.first_errors]
+    first_errors += [why for moved in movers for why in moved.first_errors]
     return {
         "benchmark": "push",
         "away_players": players,
@@ -306,6 +314,7 @@ def run_push_bench(
             "missing": mover.moves - len(latencies),
         },
         "errors": failures,
+        "first_errors": first_errors[:FIRST_ERRORS],
         "targets": {"p99_ms": P99_TARGET_MS, "throughput_ratio": THROUGHPUT_TARGET, "errors": 0},
         "meets_targets": delivery["p99_ms"] <= P99_TARGET_MS
         and ratio >= THROUGHPUT_TARGET
@@ -314,14 +323,13 @@ def run_push_bench(
     }
 
 
-def _beside(side: bench_api.Side, mover: Mover, seconds: float) -> int:
-    """Run the command load for `seconds` beside the mover's turns, then stop the mover; its
-    errors."""
+def _beside(side: bench_api.Side, mover: Mover, seconds: float) -> Mover:
+    """Run the command load for `seconds` beside the mover's turns, then stop the mover."""
     try:
         drive(side, seconds, ROUNDS // 2)
     finally:
         mover.stop()
-    return mover.errors
+    return mover
 
 
 def _wait_received(redis: Any, namespace: str, expected: int, seconds: float) -> list[str]:

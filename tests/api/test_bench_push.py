@@ -30,7 +30,7 @@ def test_bench_push_times_every_turn_to_the_push_service(
     result = json.loads(capsys.readouterr().out)
     assert result["push"]["moves"] == 12 and result["push"]["count"] == 12
     assert result["push"]["received"] == 12 and result["push"]["missing"] == 0
-    assert result["errors"] == 0
+    assert result["errors"] == 0, result["first_errors"]
     assert result["with_push"]["requests"] > 0 and result["without_push"]["requests"] > 0
     assert not list(redis_client.scan_iter(match="bench-push-*"))  # its keys are gone
     assert "targets" in bench_push.table(result)

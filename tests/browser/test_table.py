@@ -106,9 +106,11 @@ def test_the_log_follows_the_newest_line_after_every_move(
 ) -> None:
     """Against five bots (their moves arrive in bursts between ann's): after each of ann's moves
     the log shows its newest line; scrolled up, it stays where the reader is, and "newest"
-    brings it back. On a phone the hand and the move fit the first screen."""
+    brings it back. On a phone the hand and the move fit the first screen, even holding the
+    Bishop (the longest text in every language)."""
     page = contexts(locale=LOCALES[language]).page()
-    game = hold(page, server.base, create(server.base, "premium", ["human", *["heuristic"] * 5]))
+    made = dealt(server.base, "premium", ["human", *["heuristic"] * 5], holds_the_bishop)
+    game = hold(page, server.base, made)
     page.goto(f"{server.base}/#/games/{game}")
     wait_for_turn(page)
     page.set_viewport_size(PHONE)
@@ -202,6 +204,10 @@ ARRIVALS = """() => {
     }
   }).observe(document.body, { childList: true, subtree: true });
 }"""
+
+
+def holds_the_bishop(answer: dict[str, Any]) -> bool:
+    return "bishop" in answer["view"]["hand"]
 
 
 def holds_the_princess(answer: dict[str, Any]) -> bool:

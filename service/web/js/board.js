@@ -63,9 +63,15 @@ export function placesAround(count, bottom) {
   }
   places[bottom] = { row: 2 + middle, column: 4, span: 6 };
   const center = side ? { row: 2, rows: middle, column: 4, span: 6 } : { row: 2, rows: 1, column: 1, span: 12 };
-  // Listed two by two on a narrow table, an odd last one takes the whole row.
-  const wide = others % 2 ? (bottom + others) % count : null;
-  return { places, center, rows: 2 + middle, wide };
+  return { places, center, rows: 2 + middle };
+}
+
+/**
+ * The seat that takes a whole row on a narrow table, or null: the seats are listed two by two
+ * there (yours last, else by number), so an odd count leaves the last one alone on its row.
+ */
+export function wideSeat(count, you) {
+  return count % 2 ? (you ?? count - 1) : null;
 }
 
 /** Set CSS custom properties (the CSSOM, which the page's content security policy allows). */
@@ -204,7 +210,7 @@ export function board(view, game, { you = null, before = null, asking = null } =
   const acting = view.current ?? view.turn_seat;
   const knownBySeat = new Map();
   for (const k of view.known) if (k.seat !== null && k.still_held) knownBySeat.set(k.seat, k.card);
-  const places = placesAround(view.seats.length, you ?? 0);
+  const places = { ...placesAround(view.seats.length, you ?? 0), wide: wideSeat(view.seats.length, you) };
   const names = seatNames(game.seats);
   const seats = view.seats.map((seat) => seatTile(view, game, seat, {
     you, acting, known: knownBySeat.get(seat.seat), before, asking, places, names,
