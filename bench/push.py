@@ -102,6 +102,8 @@ def _receive(url: str, namespace: str, ready: Any) -> None:
     key = f"{namespace}:{RECEIVED}"
 
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # connections kept open, as push services keep them
+
         def do_POST(self) -> None:
             at = time.time()
             self.rfile.read(int(self.headers.get("content-length") or 0))

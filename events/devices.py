@@ -13,7 +13,7 @@ at `loveletter rebuild`), with no time of making.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,4 +165,13 @@ class DeviceStore:
 
     def holds(self, player_id: str, device: str) -> bool:
         """Whether the player still holds this device (its token was not revoked)."""
-        return bool(self.redis.hexists(self.players.key(player_id, "devices"), device))
+        return self.holding([(player_id, device)])[0]
+
+    def holding(self, devices: Sequence[tuple[str, str]]) -> list[bool]:
+        """Whether each player still holds each device, read at once."""
+        if not devices:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id, device in devices:
+            pipe.hexists(self.players.key(player_id, "devices"), device)
+        return [bool(found) for found in pipe.execute()]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +94,27 @@ class PushStore:
         found = [_subscription(as_text(sid), orjson.loads(data)) for sid, data in raw.items()]
         return sorted(found, key=lambda sub: sub.created_at)
 
+    def of_players(
+        self, player_ids: Sequence[str]
+    ) -> dict[str, tuple[list[Subscription], dict[str, Any] | None]]:
+        """Each player's subscriptions (the oldest first) and stored preferences, read at once."""
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hgetall(self.key(player_id, SUBSCRIPTIONS))
+            pipe.get(self.key(player_id, PREFERENCES))
+        replies: list[Any] = pipe.execute()
+        found = {}
+        for index, player_id in enumerate(player_ids):
+            raw, preferences = replies[2 * index], replies[2 * index + 1]
+            subscriptions = [_subscription(as_text(sid), orjson.loads(data))
+                             for sid, data in raw.items()]  # fmt: skip
+            subscriptions.sort(key=lambda sub: sub.created_at)
+            found[player_id] = (
+                subscriptions,
+                None if preferences is None else dict(orjson.loads(preferences)),
+            )
+        return found
+
     def any(self, player_id: str) -> bool:
         """Whether the player has any subscription."""
         return bool(self.redis.exists(self.key(player_id, SUBSCRIPTIONS)))
@@ -122,12 +143,18 @@ class PushStore:
     def first_turn_told(self, player_id: str, game_id: str) -> bool:
         """Note that the player's turn in this game was pushed in this away spell; False when
         it was already (nothing pushed again until the player is back)."""
-        key = self.key(player_id, TOLD)
+        return self.first_turns_told([(player_id, game_id)])[0]
+
+    def first_turns_told(self, turns: Sequence[tuple[str, str]]) -> list[bool]:
+        """`first_turn_told` for each (player, game), in order, at once."""
+        if not turns:
+            return []
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hsetnx(key, game_id, 1)
-        pipe.expire(key, TOLD_SECONDS)
-        first, _ = pipe.execute()
-        return bool(first)
+        for player_id, game_id in turns:
+            key = self.key(player_id, TOLD)
+            pipe.hsetnx(key, game_id, 1)
+            pipe.expire(key, TOLD_SECONDS)
+        return [bool(first) for first in pipe.execute()[::2]]
 
     def seen(self, player_id: str, game_id: str) -> None:
         """The player is back at this game: its next turn is pushed again once it is away."""

@@ -18,6 +18,7 @@ from events.index import GameIndex
 from events.mygames import MyGamesIndex
 from events.players import PlayerStore, Presence
 from events.push import PushStore
+from events.push_outbox import PushOutbox
 from events.queue import QuickPlayQueue
 from events.ratings import RatingStore
 from events.snapshots import SnapshotStore
@@ -79,6 +80,11 @@ class Context:
     def push(self) -> PushStore:
         """The players' Web Push subscriptions and notification preferences."""
         return PushStore(self.games.store.redis, namespace=self.games.store.namespace)
+
+    @cached_property
+    def push_outbox(self) -> PushOutbox:
+        """The pushes waiting for a drain job to send them."""
+        return PushOutbox(self.games.store.redis, namespace=self.games.store.namespace)
 
     @cached_property
     def identities(self) -> IdentityStore:

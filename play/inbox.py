@@ -20,18 +20,19 @@ from rq import Retry
 from rq.exceptions import DuplicateJobError
 
 from events.players import Notice
+from events.push_outbox import Pending
 from events.store import StoredEvent
 from game.events import GameEnded, GameStarted, RedrawOffered, TurnStarted
 from game.table import SeatTaken, SeatTakenOver, Table, waiting_on
 from play.context import Context
 from play.mygames import listings
+from play.push_send import enqueue_drain
 from play.records import record_table
 
 log = logging.getLogger(__name__)
 
 RELAY_GRACE_SECONDS = 3.0  # how long a relay may take before the sweep makes it
 DELIVER_PLAYER_WEBHOOK = "workers.jobs.deliver_player_webhook"
-DELIVER_PUSH = "workers.jobs.deliver_push"
 PUSHED_TYPES = ("your_turn", "game_started", "game_over", "matched", "chat")
 # What an inbox entry can be (`chat`: written by play/chat.py, `matched`: by the quick-play
 # matcher, not by an append).
@@ -157,14 +158,19 @@ def enqueue_push(
     *,
     key: str = "",
 ) -> None:
-    """The player's push job for the entries a push may tell of (once per player, game and
-    version), on the webhook queue: a slow push service never delays a move."""
+    """Queue the player's push of the entries a push may tell of (once per player, game and
+    version), for the drain jobs of the webhook queue: a slow push service never delays a
+    move."""
     pushed = [entry for entry in entries if entry.get("type") in PUSHED_TYPES]
     if not pushed:
         return
-    key = f"push-{ctx.settings.namespace}-{player}-{game_id}-{version}{key}"
-    with suppress(DuplicateJobError):  # enqueued already
-        ctx.webhook_queue.enqueue(DELIVER_PUSH, player, pushed, job_id=key, unique=True)
+    if ctx.push_outbox.add(Pending(push_key(player, game_id, version, key), player, pushed)):
+        enqueue_drain(ctx)
+
+
+def push_key(player: str, game_id: str, version: int, key: str = "") -> str:
+    """What names a push in the outbox: its player, game and version (and a chat line's id)."""
+    return f"{player}-{game_id}-{version}{key}"
 
 
 def _enqueue_webhook(

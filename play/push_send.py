@@ -1,5 +1,6 @@
 """Sending pushes (RFC 8030) to a player's browsers: whom, when, and what a push service's
-answer means. Run by RQ jobs on the webhook queue, never on a command's path.
+answer means. Run by RQ jobs on the webhook queue, never on a command's path: a drain job sends
+every push waiting in the outbox (events/push_outbox.py), so RQ's cost is paid once for many.
 
 A push goes to a subscription's endpoint only once that address passed the webhooks' checks
 (https, public addresses; the origins of LOVELETTER_PUSH_INSECURE_ORIGINS are the one
@@ -21,16 +22,20 @@ from pywebpush import WebPusher
 from rq import Queue
 
 from events.push import Subscription
+from events.push_outbox import Pending
 from play import logs
 from play.context import Context
 from play.push import Push, preferences_of, push_of
 from play.vapid import signer
-from play.webhooks import Destination, Refused, answer, resolve
+from play.webhooks import Destination, KeptConnections, Refused, answer, resolve
 
 log = logs.get(__name__)
 
 RETRY_PUSH = "workers.jobs.retry_push"
+DELIVER_PUSHES = "workers.jobs.deliver_pushes"
 TIMEOUT_SECONDS = 5.0  # a whole delivery to one push service
+DRAIN_BATCH = 50  # pushes taken from the outbox at once
+DRAIN_SECONDS = 20.0  # a drain job hands over to the next after this (well within RQ's timeout)
 
 
 def endpoint_problem(ctx: Context, endpoint: str) -> str | None:
@@ -59,42 +64,106 @@ def destination(ctx: Context, endpoint: str) -> Destination:
 
 def live_subscriptions(ctx: Context, player_id: str) -> list[Subscription]:
     """The player's subscriptions whose devices still hold their tokens (others are dropped)."""
-    found = ctx.push.subscriptions(player_id)
-    dead = [sub for sub in found if sub.device and not ctx.devices.holds(player_id, sub.device)]
-    if dead:
-        ctx.push.forget_devices(player_id, {sub.device for sub in dead if sub.device})
-    return [sub for sub in found if sub not in dead]
+    return _reads(ctx, [player_id], []).subscriptions[player_id]
 
 
-def deliver(ctx: Context, player_id: str, entries: list[dict[str, Any]]) -> dict[str, int]:
-    """Push the player's new inbox entries that their preferences want, to each of their
-    browsers, unless they are at that game now; the outcomes counted."""
+@dataclass(frozen=True)
+class Reads:
+    """What sending a batch of pushes needs to know, read for all of them at once: each
+    player's live subscriptions and preferences, and who is here (by presence key)."""
+
+    subscriptions: dict[str, list[Subscription]]
+    preferences: dict[str, dict[str, Any]]
+    here: dict[str, bool]
+
+
+def _reads(ctx: Context, player_ids: list[str], whos: list[str]) -> Reads:
+    """The players' subscriptions (those of revoked devices dropped) and preferences, and
+    whether each of `whos` is here: four round trips to Redis, however many pushes."""
+    stored = ctx.push.of_players(player_ids)
+    devices = [(player, sub.device) for player in player_ids for sub in stored[player][0]
+               if sub.device]  # fmt: skip
+    held = ctx.devices.holding(devices)
+    revoked = {pair for pair, holds in zip(devices, held, strict=True) if not holds}
+    subscriptions = {}
+    for player in player_ids:
+        dead = {sub.device for sub in stored[player][0] if (player, sub.device) in revoked}
+        if dead:
+            ctx.push.forget_devices(player, {device for device in dead if device})
+        subscriptions[player] = [sub for sub in stored[player][0] if sub.device not in dead]
+    preferences = {player: preferences_of(stored[player][1]) for player in player_ids}
+    here = dict(zip(whos, ctx.presence.here(whos), strict=True))
+    return Reads(subscriptions, preferences, here)
+
+
+def enqueue_drain(ctx: Context) -> None:
+    """Enqueue a job that sends the pushes waiting."""
+    ctx.webhook_queue.enqueue(DELIVER_PUSHES)
+
+
+def drain(ctx: Context) -> dict[str, int]:
+    """Send the pushes waiting until none is left (or DRAIN_SECONDS passed: then the next job
+    goes on); the outcomes counted."""
+    ctx.push_outbox.draining()
+    ends = time.monotonic() + DRAIN_SECONDS
     counts: dict[str, int] = {}
-    subscriptions = live_subscriptions(ctx, player_id)
-    if not subscriptions:
-        return counts
-    preferences = preferences_of(ctx.push.preferences(player_id))
-    now = datetime.now(UTC)
-    for entry in entries:
-        push = push_of(entry, preferences, now)
-        if push is None or _here(ctx, player_id, entry):
-            continue
-        if push.notice == "your_turn" and not ctx.push.first_turn_told(player_id, push.game):
-            continue  # pushed already in this away spell
-        expires = time.time() + ctx.settings.push_ttl
-        for subscription in subscriptions:
-            outcome = send(ctx, player_id, subscription, push, expires, 0)
-            counts[outcome] = counts.get(outcome, 0) + 1
+    kept = KeptConnections()
+    try:
+        while time.monotonic() < ends and (batch := ctx.push_outbox.take(DRAIN_BATCH)):
+            outcomes = deliver_batch(ctx, batch, kept)
+            ctx.push_outbox.done(outcomes)
+            for outcome in outcomes.values():
+                for name, count in outcome.items():
+                    counts[name] = counts.get(name, 0) + count
+    finally:
+        kept.close()
+    if ctx.push_outbox.needs_drain():
+        enqueue_drain(ctx)
     return counts
 
 
-def _here(ctx: Context, player_id: str, entry: dict[str, Any]) -> bool:
-    """Whether the player has the entry's game open now (its seat present; a quick-play match:
-    the player present anywhere)."""
+def deliver_batch(
+    ctx: Context, batch: list[Pending], kept: KeptConnections | None = None
+) -> dict[str, dict[str, int]]:
+    """Push each player's new inbox entries that their preferences want, to each of their
+    browsers, unless they are at that game now; the outcomes counted, by push key."""
+    players = list(dict.fromkeys(pending.player for pending in batch))
+    whos = [_who(pending.player, entry) for pending in batch for entry in pending.entries]
+    reads = _reads(ctx, players, list(dict.fromkeys(whos)))
+    now = datetime.now(UTC)
+    due = [
+        (pending, push)
+        for pending in batch
+        if reads.subscriptions[pending.player]
+        for entry in pending.entries
+        if (push := push_of(entry, reads.preferences[pending.player], now)) is not None
+        and not reads.here[_who(pending.player, entry)]
+    ]
+    turns = [(pending.player, push.game) for pending, push in due if push.notice == "your_turn"]
+    first = iter(ctx.push.first_turns_told(turns))
+    outcomes: dict[str, dict[str, int]] = {pending.key: {} for pending in batch}
+    for pending, push in due:
+        if push.notice == "your_turn" and not next(first):
+            continue  # pushed already in this away spell
+        counts = outcomes[pending.key]
+        expires = time.time() + ctx.settings.push_ttl
+        for subscription in reads.subscriptions[pending.player]:
+            try:
+                outcome = send(ctx, pending.player, subscription, push, expires, 0, kept)
+            except Exception as error:  # one browser's trouble must not hold up the others
+                log.warning("push failed", player=pending.player, error=str(error))
+                outcome = "failed"
+            counts[outcome] = counts.get(outcome, 0) + 1
+    return outcomes
+
+
+def _who(player_id: str, entry: dict[str, Any]) -> str:
+    """Whose presence says the player has the entry's game open now: its seat's (a quick-play
+    match: the player's, present anywhere)."""
     seat = entry.get("seat")
     if entry.get("type") == "matched" or seat is None:
-        return ctx.presence.here([player_id])[0]
-    return ctx.presence.here([f"{entry['game']}/{seat}"])[0]
+        return player_id
+    return f"{entry['game']}/{seat}"
 
 
 @dataclass(frozen=True)
@@ -120,7 +189,7 @@ class Sending:
 
 def send(
     ctx: Context, player_id: str, subscription: Subscription, push: Push, expires: float,
-    attempt: int,
+    attempt: int, kept: KeptConnections | None = None,
 ) -> str:  # fmt: skip
     """One attempt to push to one browser: `sent`, `gone` (forgotten), `retrying`, `expired`
     or `refused`."""
@@ -143,7 +212,7 @@ def send(
     }
     wait: float | None
     try:
-        found = answer(where, body, headers, timeout=TIMEOUT_SECONDS)
+        found = answer(where, body, headers, timeout=TIMEOUT_SECONDS, kept=kept)
         status, wait = found.status, found.retry_after
     except OSError as error:
         log.warning("push service unreachable", player=player_id, error=str(error))

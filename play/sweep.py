@@ -9,6 +9,7 @@ import time
 from play.context import Context
 from play.follow_up import LEASE_SECONDS, reschedule
 from play.inbox import relay_overdue
+from play.push_send import enqueue_drain
 from play.quickplay import sweep_queue
 
 log = logging.getLogger(__name__)
@@ -22,6 +23,8 @@ def sweep(ctx: Context, now: float | None = None) -> int:
     enqueued."""
     now = time.time() if now is None else now
     relay_overdue(ctx, now)
+    if ctx.push_outbox.needs_drain():  # its drain job was lost (or never enqueued)
+        enqueue_drain(ctx)
     try:
         sweep_queue(ctx)
     except Exception as error:  # the queue's trouble must not hold up the games' jobs

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import email.utils
+import functools
 import hashlib
 import hmac
 import http.client
@@ -166,8 +167,10 @@ def answer(
     *,
     timeout: float,
     ca_certs: str | None = None,
+    kept: KeptConnections | None = None,
 ) -> Answer:
-    """`post`, and the receiver's Retry-After too."""
+    """`post`, and the receiver's Retry-After too; `kept` lends and keeps open connections (a
+    drain job's many pushes to one push service)."""
     deadline = time.monotonic() + timeout
     last: Exception | None = None
     for address in destination.addresses:
@@ -175,12 +178,40 @@ def answer(
         if left <= 0:
             break
         try:
-            return _post_once(destination, address, body, headers, left, ca_certs)
+            return _post_once(destination, address, body, headers, left, ca_certs, kept)
         except ssl.SSLCertVerificationError:  # the host is not who it says: not tried further
             raise
         except OSError as error:  # refused, unreachable, timed out, cut at the deadline
             last = error
     raise ConnectionError(f"no address of {destination.host!r} answered in time: {last}")
+
+
+Address = tuple[str, str, int, str]  # scheme, host (the TLS name), port, the address checked
+
+
+class KeptConnections:
+    """Connections left open after an answer that allows it, by checked address, for the next
+    delivery there: no new TCP and TLS handshakes for each of a batch's pushes."""
+
+    def __init__(self) -> None:
+        self._open: dict[Address, http.client.HTTPConnection] = {}
+
+    def lend(self, where: Address) -> http.client.HTTPConnection | None:
+        """The connection kept for this address (it is the caller's until kept again)."""
+        return self._open.pop(where, None)
+
+    def keep(self, where: Address, connection: http.client.HTTPConnection) -> None:
+        """Keep a connection for the next delivery to its address."""
+        old = self._open.pop(where, None)
+        if old is not None:
+            old.close()
+        self._open[where] = connection
+
+    def close(self) -> None:
+        """Close every connection kept."""
+        for connection in self._open.values():
+            connection.close()
+        self._open.clear()
 
 
 def _post_once(
@@ -190,18 +221,50 @@ def _post_once(
     headers: Mapping[str, str],
     seconds: float,
     ca_certs: str | None,
+    kept: KeptConnections | None = None,
 ) -> Answer:
-    """One POST to one address, cut off (its socket shut down) after `seconds`."""
+    """One POST to one address, cut off (its socket shut down) after `seconds`; on a kept
+    connection if there is one (a new one if the receiver had closed it)."""
+    where = (destination.scheme, destination.host, destination.port, address)
+    reused = kept.lend(where) if kept is not None else None
+    if reused is not None:
+        try:
+            return _exchange(reused, destination, address, body, headers, seconds, kept)
+        except (ConnectionError, http.client.HTTPException):
+            pass  # closed at its end while it was idle: once more on a new connection
     raw = socket.create_connection((address, destination.port), timeout=seconds)
-    watchdog = threading.Timer(seconds, _cut, (raw,))
-    watchdog.start()
     try:
+        # Headers and body go in two writes: without this, a kept connection's second request
+        # waits for the receiver's delayed ACK (Nagle's algorithm), 40 ms on Linux.
+        raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock = raw
         if destination.scheme == "https":
-            tls = ssl.create_default_context(cafile=ca_certs or certifi.where())
-            sock = tls.wrap_socket(raw, server_hostname=destination.host)
-        connection = http.client.HTTPConnection(destination.host, destination.port)
-        connection.sock = sock
+            sock = tls_context(ca_certs).wrap_socket(raw, server_hostname=destination.host)
+    except BaseException:
+        raw.close()
+        raise
+    connection = http.client.HTTPConnection(destination.host, destination.port)
+    connection.sock = sock
+    return _exchange(connection, destination, address, body, headers, seconds, kept)
+
+
+def _exchange(
+    connection: http.client.HTTPConnection,
+    destination: Destination,
+    address: str,
+    body: bytes,
+    headers: Mapping[str, str],
+    seconds: float,
+    kept: KeptConnections | None,
+) -> Answer:
+    """The request and its answer on an open connection, cut off after `seconds`; the
+    connection is closed, or kept when the answer was read whole and allows it."""
+    sock = connection.sock
+    sock.settimeout(seconds)
+    watchdog = threading.Timer(seconds, _cut, (sock,))
+    watchdog.start()
+    keep = False
+    try:
         try:
             connection.request(
                 "POST",
@@ -210,16 +273,27 @@ def _post_once(
                 headers={**headers, "host": destination.authority},
             )
             response = connection.getresponse()
-            with contextlib.suppress(OSError, http.client.HTTPException):
-                response.read(BODY_KEPT_BYTES)  # read some of it, then drop the rest
-            return Answer(response.status, retry_after(response.getheader("retry-after")))
+        except http.client.RemoteDisconnected as error:
+            raise ConnectionResetError(f"{address} closed the connection: {error}") from None
         except http.client.HTTPException as error:  # a malformed or cut answer
             raise ConnectionError(f"{address} answered no HTTP: {error}") from None
-        finally:
-            connection.close()
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            response.read(BODY_KEPT_BYTES)  # read some of it, then drop the rest
+        keep = kept is not None and response.isclosed() and not response.will_close
+        return Answer(response.status, retry_after(response.getheader("retry-after")))
     finally:
         watchdog.cancel()
-        raw.close()
+        if keep and kept is not None:
+            kept.keep((destination.scheme, destination.host, destination.port, address), connection)
+        else:
+            connection.close()
+
+
+@functools.cache
+def tls_context(ca_certs: str | None) -> ssl.SSLContext:
+    """The TLS context of deliveries trusting `ca_certs` (None: certifi's), made once: loading
+    the certificates takes about 20 ms, longer than the rest of a delivery."""
+    return ssl.create_default_context(cafile=ca_certs or certifi.where())
 
 
 def retry_after(value: str | None) -> float | None:

@@ -162,9 +162,9 @@ def deliver_player_webhook(player_id: str, entries: list[dict[str, object]]) -> 
     return "delivered"
 
 
-def deliver_push(player_id: str, entries: list[dict[str, object]]) -> dict[str, int]:
-    """Push a player's new inbox entries to their browsers (play/push_send.py)."""
-    return push_send.deliver(current(), player_id, entries)
+def deliver_pushes() -> dict[str, int]:
+    """Send the pushes waiting in the outbox to the players' browsers (play/push_send.py)."""
+    return push_send.drain(current())
 
 
 def retry_push(player_id: str, subscription_id: str, push: dict[str, object], attempt: int) -> str:

@@ -18,6 +18,7 @@ from events.connection import RedisClient
 from game import legal_commands
 from game.table import Asked, Asker, waiting_on
 from play.context import Context
+from play.inbox import push_key
 from play.settings import Settings
 from tests.api.conftest import APIs
 from tests.integration.workers import WorkerProcess, start_worker, submit
@@ -107,18 +108,15 @@ def move(ctx: Context, game_id: str, rng: random.Random) -> None:
            expected_version=game.version)  # fmt: skip
 
 
-def job_done(ctx: Context, job_id: str) -> Any:
-    """The result of a finished push job (waits for it)."""
-    from rq.job import Job
+def push_done(ctx: Context, player: str, game_id: str, version: int) -> Any:
+    """What became of the player's push of this game and version (waits for its drain job)."""
+    key = push_key(player, game_id, version)
 
-    def finished() -> Any:
-        try:
-            job = Job.fetch(job_id, connection=ctx.queue.connection)
-        except Exception:
-            return None
-        return job if job.is_finished else None
+    def drained() -> tuple[Any] | None:  # {} (nothing sent) is an outcome too
+        found = ctx.push_outbox.outcome(key)
+        return None if found is None else (found,)
 
-    return wait_until(finished, f"push job {job_id} finished").return_value()
+    return wait_until(drained, f"push {key} drained")[0]
 
 
 def away(redis_client: RedisClient, namespace: str, player: str, game_id: str) -> None:
@@ -153,12 +151,12 @@ def test_an_away_player_gets_one_push_per_turn_and_none_with_the_game_open(
     # Bob plays without coming back (in process): his next turn in this away spell is not pushed.
     move(ctx, game_id, rng)
     version = play_until_waits_on(ctx, game_id, 1, rng)
-    assert job_done(ctx, f"push-{namespace}-{bob_id}-{game_id}-{version}") == {}
+    assert push_done(ctx, bob_id, game_id, version) == {}
     # Bob opens the game: back. With it open, his next turn is not pushed either.
     assert requests.get(f"{base}/games/{game_id}", headers=bearer(bob), timeout=10).ok
     move(ctx, game_id, rng)
     version = play_until_waits_on(ctx, game_id, 1, rng)
-    assert job_done(ctx, f"push-{namespace}-{bob_id}-{game_id}-{version}") == {}
+    assert push_done(ctx, bob_id, game_id, version) == {}
     # Away again: the next turn is pushed, once.
     away(redis_client, namespace, bob_id, game_id)
     redis_client.delete(f"{namespace}:{{p:{bob_id}}}:push-told")  # as presence does on return
@@ -227,7 +225,7 @@ def test_gone_subscriptions_are_removed_busy_ones_retried_revoked_ones_stop_quie
     redis_client.delete(f"{namespace}:{{p:{bob_id}}}:push-told")
     move(ctx, game_id, rng)
     version = play_until_waits_on(ctx, game_id, 1, rng)
-    assert job_done(ctx, f"push-{namespace}-{bob_id}-{game_id}-{version}") == {}
+    assert push_done(ctx, bob_id, game_id, version) == {}
     # Without them, the next turn reaches the one browser left, and not the revoked one.
     put = requests.put(f"{base}/players/me/notification-preferences", json={},
                        headers=bearer(bob), timeout=10)  # fmt: skip
@@ -236,7 +234,7 @@ def test_gone_subscriptions_are_removed_busy_ones_retried_revoked_ones_stop_quie
     redis_client.delete(f"{namespace}:{{p:{bob_id}}}:push-told")
     move(ctx, game_id, rng)
     version = play_until_waits_on(ctx, game_id, 1, rng)
-    assert job_done(ctx, f"push-{namespace}-{bob_id}-{game_id}-{version}") == {"sent": 1}
+    assert push_done(ctx, bob_id, game_id, version) == {"sent": 1}
     assert len(push_service.of("busy")) == 2 and len(push_service.of("other")) == 1
     assert not push_service.refused
 

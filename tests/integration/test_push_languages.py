@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from events.connection import RedisClient
+from events.push_outbox import Pending
 from play import push_send
 from play.context import Context
 from play.push import LANGUAGES, texts
@@ -46,7 +47,8 @@ def test_each_language_is_pushed_in_its_own_words(
         {"type": "game_over", "game": "g2", "seat": 1, "version": 9, "won": True},
         {"type": "chat", "game": "g3", "seat": 0, "version": 2, "text": "secret"},
     ]
-    assert push_send.deliver(pushing, "p1", entries) == {"sent": 3}
+    batch = [Pending("p1-g", "p1", entries)]
+    assert push_send.deliver_batch(pushing, batch) == {"p1-g": {"sent": 3}}
     words = texts()[lang]
     turn, over, chat = push_service.of(lang)
     title, body = words["your_turn.title"], words["your_turn.body"]
