@@ -36,6 +36,10 @@ DELIVER_PUSHES = "workers.jobs.deliver_pushes"
 TIMEOUT_SECONDS = 5.0  # a whole delivery to one push service
 DRAIN_BATCH = 50  # pushes taken from the outbox at once
 DRAIN_SECONDS = 20.0  # a drain job hands over to the next after this (well within RQ's timeout)
+LINGER_SECONDS = 1.0  # how long a drain job waits for another push before it stops
+# Once a push comes to an idle drain job, how long it lets others come before it sends: a
+# batch's reads cost about as much for one push as for fifty (p99 latency stays far under 1 s).
+GATHER_SECONDS = 0.25
 
 
 def endpoint_problem(ctx: Context, endpoint: str) -> str | None:
@@ -101,24 +105,36 @@ def enqueue_drain(ctx: Context) -> None:
     ctx.webhook_queue.enqueue(DELIVER_PUSHES)
 
 
-def drain(ctx: Context) -> dict[str, int]:
-    """Send the pushes waiting until none is left (or DRAIN_SECONDS passed: then the next job
-    goes on); the outcomes counted."""
-    ctx.push_outbox.draining()
+def drain(ctx: Context, *, helper: bool = False) -> dict[str, int]:
+    """Send the pushes waiting, and those that come within LINGER_SECONDS of the last, for up
+    to DRAIN_SECONDS (then the next job goes on); the outcomes counted. A batch taken whole
+    says pushes are piling up: a helper job (which does not linger) sends them beside this
+    one."""
     ends = time.monotonic() + DRAIN_SECONDS
+    linger = 0.0 if helper else LINGER_SECONDS
     counts: dict[str, int] = {}
     kept = KeptConnections()
     try:
-        while time.monotonic() < ends and (batch := ctx.push_outbox.take(DRAIN_BATCH)):
-            outcomes = deliver_batch(ctx, batch, kept)
-            ctx.push_outbox.done(outcomes)
-            for outcome in outcomes.values():
-                for name, count in outcome.items():
-                    counts[name] = counts.get(name, 0) + count
+        while True:
+            while time.monotonic() < ends and (
+                batch := ctx.push_outbox.take(DRAIN_BATCH, linger, GATHER_SECONDS)
+            ):
+                if len(batch) == DRAIN_BATCH:
+                    ctx.webhook_queue.enqueue(DELIVER_PUSHES, helper=True)
+                outcomes = deliver_batch(ctx, batch, kept)
+                ctx.push_outbox.done(outcomes)
+                for outcome in outcomes.values():
+                    for name, count in outcome.items():
+                        counts[name] = counts.get(name, 0) + count
+            if helper:
+                break
+            if not ctx.push_outbox.release():
+                break  # none waits: the next push enqueues the next drain job
+            if time.monotonic() >= ends:
+                enqueue_drain(ctx)  # it holds the flag this one kept
+                break
     finally:
         kept.close()
-    if ctx.push_outbox.needs_drain():
-        enqueue_drain(ctx)
     return counts
 
 

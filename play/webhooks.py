@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import http.client
 import ipaddress
+import itertools
 import secrets
 import socket
 import ssl
@@ -261,8 +262,7 @@ def _exchange(
     connection is closed, or kept when the answer was read whole and allows it."""
     sock = connection.sock
     sock.settimeout(seconds)
-    watchdog = threading.Timer(seconds, _cut, (sock,))
-    watchdog.start()
+    watched = WATCHDOG.watch(sock, seconds)
     keep = False
     try:
         try:
@@ -282,7 +282,7 @@ def _exchange(
         keep = kept is not None and response.isclosed() and not response.will_close
         return Answer(response.status, retry_after(response.getheader("retry-after")))
     finally:
-        watchdog.cancel()
+        WATCHDOG.forget(watched)
         if keep and kept is not None:
             kept.keep((destination.scheme, destination.host, destination.port, address), connection)
         else:
@@ -305,6 +305,48 @@ def retry_after(value: str | None) -> float | None:
     with contextlib.suppress(TypeError, ValueError, IndexError):
         return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
     return None
+
+
+class Watchdog:
+    """One thread that cuts off the deliveries past their deadline (a thread of its own for
+    each delivery cost more CPU than the delivery's encryption)."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._watched: dict[int, tuple[float, socket.socket]] = {}
+        self._numbers = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, sock: socket.socket, seconds: float) -> int:
+        """Cut `sock` off in `seconds` unless forgotten first; what to forget it by."""
+        number = next(self._numbers)
+        with self._changed:
+            self._watched[number] = (time.monotonic() + seconds, sock)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="webhook-watchdog",
+                                                daemon=True)  # fmt: skip
+                self._thread.start()
+            self._changed.notify()
+        return number
+
+    def forget(self, number: int) -> None:
+        """The delivery ended in time."""
+        with self._changed:
+            self._watched.pop(number, None)
+
+    def _run(self) -> None:
+        with self._changed:
+            while True:
+                now = time.monotonic()
+                for number, (deadline, sock) in list(self._watched.items()):
+                    if deadline <= now:
+                        del self._watched[number]
+                        _cut(sock)
+                soonest = min((deadline for deadline, _ in self._watched.values()), default=None)
+                self._changed.wait(None if soonest is None else max(0.0, soonest - now))
+
+
+WATCHDOG = Watchdog()
 
 
 def _cut(sock: socket.socket) -> None:

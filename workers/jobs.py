@@ -162,9 +162,9 @@ def deliver_player_webhook(player_id: str, entries: list[dict[str, object]]) -> 
     return "delivered"
 
 
-def deliver_pushes() -> dict[str, int]:
+def deliver_pushes(helper: bool = False) -> dict[str, int]:
     """Send the pushes waiting in the outbox to the players' browsers (play/push_send.py)."""
-    return push_send.drain(current())
+    return push_send.drain(current(), helper=helper)
 
 
 def retry_push(player_id: str, subscription_id: str, push: dict[str, object], attempt: int) -> str:
