@@ -13,6 +13,7 @@ while the push is still worth sending (its TTL).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -105,20 +106,24 @@ def enqueue_drain(ctx: Context) -> None:
     ctx.webhook_queue.enqueue(DELIVER_PUSHES)
 
 
-def drain(ctx: Context, *, helper: bool = False) -> dict[str, int]:
+def drain(
+    ctx: Context, *, helper: bool = False, stopping: Callable[[], bool] = lambda: False
+) -> dict[str, int]:
     """Send the pushes waiting, and those that come within LINGER_SECONDS of the last, for up
-    to DRAIN_SECONDS (then the next job goes on); the outcomes counted. A batch taken whole
-    says pushes are piling up: a helper job (which does not linger) sends them beside this
-    one."""
+    to DRAIN_SECONDS or until `stopping` (then the next job goes on); the outcomes counted. A
+    batch taken whole says pushes are piling up: a helper job (which does not linger) sends
+    them beside this one."""
     ends = time.monotonic() + DRAIN_SECONDS
+
+    def on() -> bool:
+        return time.monotonic() < ends and not stopping()
+
     linger = 0.0 if helper else LINGER_SECONDS
     counts: dict[str, int] = {}
     kept = KeptConnections()
     try:
         while True:
-            while time.monotonic() < ends and (
-                batch := ctx.push_outbox.take(DRAIN_BATCH, linger, GATHER_SECONDS)
-            ):
+            while on() and (batch := ctx.push_outbox.take(DRAIN_BATCH, linger, GATHER_SECONDS)):
                 if len(batch) == DRAIN_BATCH:
                     ctx.webhook_queue.enqueue(DELIVER_PUSHES, helper=True)
                 outcomes = deliver_batch(ctx, batch, kept)
@@ -130,7 +135,7 @@ def drain(ctx: Context, *, helper: bool = False) -> dict[str, int]:
                 break
             if not ctx.push_outbox.release():
                 break  # none waits: the next push enqueues the next drain job
-            if time.monotonic() >= ends:
+            if not on():
                 enqueue_drain(ctx)  # it holds the flag this one kept
                 break
     finally:

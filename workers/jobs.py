@@ -5,6 +5,7 @@ has moved on, so duplicated, retried or late jobs never move twice."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from datetime import UTC, datetime
 
@@ -24,6 +25,9 @@ from play.webhooks import Refused, headers, post, resolve
 
 log = logs.get(__name__)
 
+# Set when this worker is asked to stop (workers/worker.py): a job that lingers for more work
+# (the push drain) ends at once rather than hold the stop up.
+STOPPING = threading.Event()
 STALE = "stale"
 
 
@@ -163,8 +167,9 @@ def deliver_player_webhook(player_id: str, entries: list[dict[str, object]]) -> 
 
 
 def deliver_pushes(helper: bool = False) -> dict[str, int]:
-    """Send the pushes waiting in the outbox to the players' browsers (play/push_send.py)."""
-    return push_send.drain(current(), helper=helper)
+    """Send the pushes waiting in the outbox to the players' browsers (play/push_send.py),
+    until this worker is asked to stop."""
+    return push_send.drain(current(), helper=helper, stopping=STOPPING.is_set)
 
 
 def retry_push(player_id: str, subscription_id: str, push: dict[str, object], attempt: int) -> str:

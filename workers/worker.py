@@ -14,6 +14,7 @@ import rq
 from play.archive import archive_if_first
 from play.context import current
 from play.sweep import SWEEP_EVERY_SECONDS, sweep_if_first
+from workers.jobs import STOPPING
 
 ARCHIVE_CHECK_SECONDS = 30.0  # how often (at most) a worker asks whether an archive run is due
 
@@ -42,6 +43,11 @@ class Worker(rq.SimpleWorker):
             return super().work(*args, **kwargs)
         finally:
             stop.set()
+
+    def request_stop(self, signum: Any, frame: Any) -> None:
+        """Stop as RQ does, and tell a lingering job (the push drain) to end now."""
+        STOPPING.set()
+        super().request_stop(signum, frame)
 
     def _every(
         self, stop: threading.Event, name: str, period: float, duty: Callable[[], None]

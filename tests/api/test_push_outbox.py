@@ -4,6 +4,9 @@ service checking every signature and payload."""
 
 from __future__ import annotations
 
+import itertools
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -89,3 +92,32 @@ def test_pushes_left_without_a_drain_job_are_sent_after_the_sweep(
         assert len(push_service.received) == 3 and not push_service.refused
     finally:
         worker.stop()
+
+
+def test_a_worker_asked_to_stop_ends_its_drain_though_pushes_keep_coming(
+    redis_url: str, ctx: Context, push_service: PushService
+) -> None:
+    """A drain job runs up to 20 s while pushes come; a worker asked to stop does not wait for
+    it (WorkerProcess.stop kills a worker still there after 10 s)."""
+    (player,) = subscribed(ctx, push_service, 1)
+    worker = start_worker(redis_url, ctx, LOVELETTER_PUSH_INSECURE_ORIGINS=push_service.origin)
+    pushing = threading.Event()
+
+    def keep_pushing() -> None:
+        for number in itertools.count():
+            if pushing.wait(0.05):
+                return
+            enqueue_push(ctx, player, f"g{number}", 1, turn(f"g{number}", 1))
+
+    thread = threading.Thread(target=keep_pushing, daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: len(push_service.received) >= 3, "a drain job at work")
+        asked = time.monotonic()
+        worker.stop()
+        assert time.monotonic() - asked < 5, "the drain held the worker's stop up"
+        assert worker.webhooks is not None and worker.webhooks.returncode == 0  # not killed
+    finally:
+        pushing.set()
+        thread.join(5)
+        worker.kill()
