@@ -93,6 +93,10 @@ def chat_order(message_id: str) -> tuple[int, int]:
     return int(ms), int(n or 0)
 
 
+class MovedOn(Exception):
+    """The game moved on since the table a chat poster was judged on."""
+
+
 class ChatStore:
     """The chats of one namespace's games."""
 
@@ -112,15 +116,22 @@ class ChatStore:
         reader's identity; a target: a seat's number or `spectators`)."""
         return game_key(self.namespace, game_id, "mutes")
 
-    def post(self, game_id: str, message: ChatMessage) -> ChatMessage | None:
+    def post(
+        self, game_id: str, message: ChatMessage, version: int | None = None
+    ) -> ChatMessage | None:
         """Append the message (its id is given by Redis) and announce it; None when the game's
-        stream is not in Redis (archived or unknown)."""
+        stream is not in Redis (archived or unknown). MovedOn when the game is past `version`,
+        the one its poster was judged on."""
         stream = game_key(self.namespace, game_id, "stream")
         fields = [value for pair in message.fields().items() for value in pair]
-        args: list[str | int] = [self.length, chat_channel(self.namespace), game_id, *fields]
+        checked = "" if version is None else version
+        args: list[str | int] = [self.length, chat_channel(self.namespace), game_id, checked,
+                                 *fields]  # fmt: skip
         found = self._post(keys=[self.key(game_id), stream], args=args)
         if found is None:
             return None
+        if found == 0:
+            raise MovedOn(game_id)
         return ChatMessage(as_text(found), message.seat, message.player, message.name,
                            message.preset, message.text)  # fmt: skip
 

@@ -122,8 +122,9 @@ def post(
     text: str | None = None,
     name: str | None = None,
 ) -> ChatMessage:
-    """Post a message (a preset's code or free text, already checked) as `who`, then tell the
-    seated players who are away (their inbox). ChatRefused when `who` may not post."""
+    """Post a message (a preset's code or free text, already checked) as `who`, judged on
+    `table`, then tell the seated players who are away (their inbox). ChatRefused when `who`
+    may not post; MovedOn when the game moved past `table` (judge again on the newer one)."""
     may_read(table, who)
     if who.holder is None:
         raise ChatRefused(
@@ -132,7 +133,7 @@ def post(
     if who.seat is not None:
         name = table.seats[who.seat].name
     draft = ChatMessage("", who.seat, who.player, name or "", preset, text)
-    posted = ctx.games.chat.post(game_id, draft)
+    posted = ctx.games.chat.post(game_id, draft, table.version)
     if posted is None:
         raise ChatRefused(
             409,

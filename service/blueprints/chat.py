@@ -14,10 +14,11 @@ from typing import Any
 from flask import Response, jsonify
 from flask.views import MethodView
 
-from events.chat import SPECTATORS
+from events.chat import SPECTATORS, MovedOn
 from game.table import Table
 from play import chat
 from play.chat import ChatRefused, Chatter
+from play.lobby import Busy
 from service import auth
 from service.apidoc import operation, problems
 from service.blueprints.base import Blueprint
@@ -44,6 +45,7 @@ MESSAGE_EXAMPLE = {
     "preset": "good_luck",
     "text": None,
 }
+POST_ATTEMPTS = 5  # the game may move between reading the table and posting: judge again
 TARGET = re.compile(r"[0-9]{1,2}|spectators")
 
 
@@ -120,28 +122,37 @@ class Chat(MethodView):
     @blp.arguments(PostChatSchema(), example={"preset": "good_luck"})
     @blp.response(201, ChatMessageSchema, example=MESSAGE_EXAMPLE)
     @operation("postChat", token="seat-or-player")
-    @problems(400, 401, 403, 404, 409, 422)
+    @problems(400, 401, 403, 404, 409, 422, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Response:
         """Post a preset phrase (by its code: each reader sees it in their language) or a line
         of free text. A seat posts with its token (or its player's); where the table allows
         it (`spectator_chat`), a player without a seat here posts as a spectator. At most 5
         messages per 10 s per poster (429 `rate-limited`). The game's version does not move."""
-        _, table = find_game(game_id)
         ctx = context()
-        who = request_chatter(table)
-        try:
-            chat.may_read(table, who)
-            if who.holder is None:
-                raise ChatRefused(401, "unauthorized", "Post with a seat's token or a player's.")
-            limiter().check_one("chat", "poster", who.holder, ctx.settings.chat_rate)
-            name = None
-            if who.seat is None and who.player is not None:
-                found = ctx.players.get(who.player)
-                name = found.name if found is not None else who.player
-            posted = chat.post(ctx, game_id, table, who, preset=body.get("preset"),
-                               text=body.get("text"), name=name)  # fmt: skip
-        except ChatRefused as error:
-            raise refused(error) from None
+        for attempt in range(POST_ATTEMPTS):  # who may post is judged on the newest table
+            _, table = find_game(game_id)
+            who = request_chatter(table)
+            try:
+                chat.may_read(table, who)
+                if who.holder is None:
+                    raise ChatRefused(
+                        401, "unauthorized", "Post with a seat's token or a player's."
+                    )
+                if attempt == 0:
+                    limiter().check_one("chat", "poster", who.holder, ctx.settings.chat_rate)
+                name = None
+                if who.seat is None and who.player is not None:
+                    found = ctx.players.get(who.player)
+                    name = found.name if found is not None else who.player
+                posted = chat.post(ctx, game_id, table, who, preset=body.get("preset"),
+                                   text=body.get("text"), name=name)  # fmt: skip
+                break
+            except ChatRefused as error:
+                raise refused(error) from None
+            except MovedOn:
+                continue
+        else:
+            raise Busy
         response = jsonify(chat.shown(posted))
         response.status_code = 201
         return response

@@ -15,14 +15,16 @@ from unicodedata import normalize
 import pytest
 import requests
 from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from events.audit import verify_lines
-from events.chat import ChatMessage
+from events.chat import ChatMessage, MovedOn
 from events.connection import RedisClient
 from events.players import PlayerStore
 from events.redis_server import free_port
+from play import chat
 from play.archive import archive_finished
 from play.chat import PRESETS, TEXT_MAX
 from service.auth import token_hash
@@ -435,3 +437,28 @@ def test_the_chat_is_archived_exported_and_brought_back_with_its_game(
     folder_export = tmp_path / "all"
     assert main(["export", "--all", str(folder_export)]) == 0
     assert (folder_export / f"{game}@chat.jsonl").read_text().splitlines()[:3] == lines[:3]
+
+
+def test_a_post_judged_on_a_table_the_game_has_moved_past_is_not_posted(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Who may post is judged on the table as read; a leave that lands before the post makes
+    the post judged again (the blueprint reads the newer table, where the leaver holds no
+    seat: 401), never posted as the seat it left."""
+    created = client.post("/games", json={"edition": "classic", "seats": ["human"] * 3,
+                                          "name": "ann"})  # fmt: skip
+    game = created.json["game"]["id"]
+    joined = client.post(f"/games/{game}/seats", json={"name": "bob"})
+    bob = {"Authorization": f"Bearer {joined.json['token']}"}
+    with app.app_context():
+        ctx = services().context
+        read = ctx.games.load(game).table
+        assert read is not None
+        left = client.delete(f"/games/{game}/seats/{joined.json['seat']}", headers=bob)
+        assert left.status_code == 204, left.json
+        with pytest.raises(MovedOn):
+            chat.post(ctx, game, read, chat.chatter(read, joined.json["seat"], None),
+                      preset="hello")  # fmt: skip
+        assert ctx.games.chat.read(game) == []
+    again = client.post(f"/games/{game}/chat", json={"preset": "hello"}, headers=bob)
+    assert again.status_code == 401
