@@ -17,6 +17,7 @@ import requests
 from tests.api.conftest import APIs, api_env
 from tests.api.test_ratings_processes import LOVELETTER, play_ranked_game
 from tests.integration.workers import WorkerProcess
+from tests.waits import wait_until
 
 GAME_SECONDS = 120  # a 2019 game of ann against the takeover bot, played to its end
 
@@ -69,6 +70,12 @@ def record(base: str, player: str) -> dict[str, Any]:
     return dict(found.json())
 
 
+def played(base: str, player: str, games: int) -> dict[str, Any]:
+    """The player's record once it counts `games` games (empty before)."""
+    found = record(base, player)
+    return found if found["games"] == games else {}
+
+
 def test_a_second_account_that_joins_and_abandons_ten_times_moves_nothing(
     start_apis: APIs, redis_url: str, namespace: str
 ) -> None:
@@ -81,18 +88,19 @@ def test_a_second_account_that_joins_and_abandons_ten_times_moves_nothing(
             guest(base, n) for n in ("ann", "bob", "zed")
         )
         play_ranked_game(base, [ann, bob], random.Random(3))  # a real game: ann has a rating
-        before = record(base, ann_id)
+        # A game is recorded right after its last append, by whoever made it: wait for it.
+        before = wait_until(lambda: played(base, ann_id, 1), "ann's first game recorded")
         (rated,) = before["editions"]
         assert rated["rating"] is not None and rated["rating"]["games"] == 1
 
         for _ in range(10):
             joined_and_abandoned(base, ann, zed)
 
-        after = record(base, ann_id)
+        after = wait_until(lambda: played(base, ann_id, 11), "ann's eleven games recorded")
         assert after["editions"][0]["rating"] == rated["rating"]  # not moved at all
         assert after["editions"][0]["history"] == rated["history"]
         assert (after["games"], after["abandons"], after["abandon_rate"]) == (11, 0, 0.0)
-        zeds = record(base, zed_id)
+        zeds = wait_until(lambda: played(base, zed_id, 10), "zed's ten games recorded")
         (edition,) = zeds["editions"]
         mus = [entry["mu"] for entry in edition["history"]]
         assert len(mus) == 10 and all(b < a for a, b in zip([25.0, *mus], mus, strict=False))
