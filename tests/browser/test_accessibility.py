@@ -263,7 +263,10 @@ def test_cards_and_seats_have_accessible_names(
     hand = page.locator("[data-hand]")
     for card in view["hand"]:
         name = cards[card]["name"]
-        named = hand.get_by_role("listitem", name=re.compile(re.escape(name)))
+        # The label starts with the name, then its rank in brackets (full-width in Japanese):
+        # the King's name "王" begins the Prince's "王子" too.
+        label = re.compile("^" + re.escape(name) + r"\s*[(\uff08]")
+        named = hand.get_by_role("listitem", name=label)
         assert named.count() >= 1, (card, name)
         assert cards[card]["effect"] in (named.first.get_attribute("aria-label") or "")
     seats = page.locator("ul.seats")
