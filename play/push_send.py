@@ -13,6 +13,7 @@ while the push is still worth sending (its TTL).
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -101,9 +102,11 @@ def _reads(ctx: Context, player_ids: list[str], whos: list[str]) -> Reads:
     return Reads(subscriptions, preferences, here)
 
 
-def enqueue_drain(ctx: Context) -> None:
-    """Enqueue a job that sends the pushes waiting."""
-    ctx.webhook_queue.enqueue(DELIVER_PUSHES)
+def enqueue_drain(ctx: Context, *, helper: bool = False) -> None:
+    """Enqueue a job that sends the pushes waiting (a helper: beside another, not lingering).
+    Its id names the namespace, as every job's does, so tests find what they leave."""
+    job_id = f"push-drain-{ctx.settings.namespace}-{uuid.uuid4().hex}"
+    ctx.webhook_queue.enqueue(DELIVER_PUSHES, helper=helper, job_id=job_id)
 
 
 def drain(
@@ -125,7 +128,7 @@ def drain(
         while True:
             while on() and (batch := ctx.push_outbox.take(DRAIN_BATCH, linger, GATHER_SECONDS)):
                 if len(batch) == DRAIN_BATCH:
-                    ctx.webhook_queue.enqueue(DELIVER_PUSHES, helper=True)
+                    enqueue_drain(ctx, helper=True)
                 outcomes = deliver_batch(ctx, batch, kept)
                 ctx.push_outbox.done(outcomes)
                 for outcome in outcomes.values():
