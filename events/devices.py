@@ -163,12 +163,9 @@ class DeviceStore:
         pipe.execute()
         PushStore(self.redis, namespace=self.players.namespace).forget_devices(player_id, devices)
 
-    def holds(self, player_id: str, device: str) -> bool:
-        """Whether the player still holds this device (its token was not revoked)."""
-        return self.holding([(player_id, device)])[0]
-
     def holding(self, devices: Sequence[tuple[str, str]]) -> list[bool]:
-        """Whether each player still holds each device, read at once."""
+        """Whether each player still holds each device (its token was not revoked), read at
+        once."""
         if not devices:
             return []
         pipe = self.redis.pipeline(transaction=False)

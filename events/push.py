@@ -140,13 +140,10 @@ class PushStore:
         """Store the player's preferences."""
         self.redis.set(self.key(player_id, PREFERENCES), orjson.dumps(preferences))
 
-    def first_turn_told(self, player_id: str, game_id: str) -> bool:
-        """Note that the player's turn in this game was pushed in this away spell; False when
-        it was already (nothing pushed again until the player is back)."""
-        return self.first_turns_told([(player_id, game_id)])[0]
-
     def first_turns_told(self, turns: Sequence[tuple[str, str]]) -> list[bool]:
-        """`first_turn_told` for each (player, game), in order, at once."""
+        """Note for each (player, game), in order, that the player's turn there was pushed in
+        this away spell; False where it was already (nothing pushed again until the player is
+        back)."""
         if not turns:
             return []
         pipe = self.redis.pipeline(transaction=False)

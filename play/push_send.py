@@ -85,7 +85,8 @@ class Reads:
 
 def _reads(ctx: Context, player_ids: list[str], whos: list[str]) -> Reads:
     """The players' subscriptions (those of revoked devices dropped) and preferences, and
-    whether each of `whos` is here: four round trips to Redis, however many pushes."""
+    whether each of `whos` is here: three round trips to Redis however many pushes (and one
+    per player whose device was revoked, to forget its subscriptions)."""
     stored = ctx.push.of_players(player_ids)
     devices = [(player, sub.device) for player in player_ids for sub in stored[player][0]
                if sub.device]  # fmt: skip
@@ -93,9 +94,9 @@ def _reads(ctx: Context, player_ids: list[str], whos: list[str]) -> Reads:
     revoked = {pair for pair, holds in zip(devices, held, strict=True) if not holds}
     subscriptions = {}
     for player in player_ids:
-        dead = {sub.device for sub in stored[player][0] if (player, sub.device) in revoked}
+        dead = {device for owner, device in revoked if owner == player}
         if dead:
-            ctx.push.forget_devices(player, {device for device in dead if device})
+            ctx.push.forget_devices(player, dead)
         subscriptions[player] = [sub for sub in stored[player][0] if sub.device not in dead]
     preferences = {player: preferences_of(stored[player][1]) for player in player_ids}
     here = dict(zip(whos, ctx.presence.here(whos), strict=True))

@@ -229,10 +229,14 @@ def _post_once(
     where = (destination.scheme, destination.host, destination.port, address)
     reused = kept.lend(where) if kept is not None else None
     if reused is not None:
+        started = time.monotonic()
         try:
-            return _exchange(reused, destination, address, body, headers, seconds, kept)
+            return _exchange(reused, destination, where, body, headers, seconds, kept)
         except (ConnectionError, http.client.HTTPException):
             pass  # closed at its end while it was idle: once more on a new connection
+        seconds -= time.monotonic() - started  # within the same deadline
+        if seconds <= 0:
+            raise TimeoutError(f"{address} did not answer in time")
     raw = socket.create_connection((address, destination.port), timeout=seconds)
     try:
         # Headers and body go in two writes: without this, a kept connection's second request
@@ -246,20 +250,21 @@ def _post_once(
         raise
     connection = http.client.HTTPConnection(destination.host, destination.port)
     connection.sock = sock
-    return _exchange(connection, destination, address, body, headers, seconds, kept)
+    return _exchange(connection, destination, where, body, headers, seconds, kept)
 
 
 def _exchange(
     connection: http.client.HTTPConnection,
     destination: Destination,
-    address: str,
+    where: Address,
     body: bytes,
     headers: Mapping[str, str],
     seconds: float,
     kept: KeptConnections | None,
 ) -> Answer:
-    """The request and its answer on an open connection, cut off after `seconds`; the
-    connection is closed, or kept when the answer was read whole and allows it."""
+    """The request and its answer on an open connection to `where`, cut off after `seconds`;
+    the connection is closed, or kept when the answer was read whole and allows it."""
+    address = where[3]
     sock = connection.sock
     sock.settimeout(seconds)
     watched = WATCHDOG.watch(sock, seconds)
@@ -284,7 +289,7 @@ def _exchange(
     finally:
         WATCHDOG.forget(watched)
         if keep and kept is not None:
-            kept.keep((destination.scheme, destination.host, destination.port, address), connection)
+            kept.keep(where, connection)
         else:
             connection.close()
 
