@@ -43,6 +43,20 @@ class Knowledge:
     turn: int
     still_held: bool = True  # False once public play shows the card may have moved
     depth: int = 0  # for cards under the deck: how many cards lie below it
+    # False for a bystander who knew a card and saw it swapped: the seat now holding it can't
+    # tell that they know it, so only facts learnt by a party show in that seat's view.
+    party: bool = True
+
+
+@quick_init  # made on most Guard plays
+@dataclass(frozen=True, slots=True)
+class RuledOut:
+    """Public play showed that `seat`'s card was none of `cards` once it had made `plays` plays
+    this round (a Guard or Bishop named it and missed; it won a comparison against a card shown)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    plays: int  # cards on the seat's discard pile this round when it was shown
 
 
 @dataclass(frozen=True)
@@ -71,6 +85,7 @@ class GameState:
     sycophant: int | None = None  # the seat the next card must choose, if it can
     jesters: tuple[tuple[int, int], ...] = ()  # (Jester's player, chosen seat)
     knowledge: tuple[Knowledge, ...] = ()
+    ruled_out: tuple[RuledOut, ...] = ()  # public: what each seat's card was shown not to be
     commitment: str = ""
     salt: str = ""
     dealt: tuple[str, ...] = ()

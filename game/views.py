@@ -8,7 +8,7 @@ from typing import Any
 
 from game import events as ev
 from game import table
-from game.state import GameState, Phase
+from game.state import GameState, Phase, RuledOut
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,14 @@ class KnownCard:
     turn: int
     still_held: bool
     depth: int = 0  # under the deck: how many cards lie below it
+
+
+@dataclass(frozen=True, slots=True)
+class SeenBy:
+    """Another seat knows the card in your hand: it saw it (Priest, Baron...) or gave it to you."""
+
+    seat: int
+    card: str
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,9 @@ class SeatView:
     deck: tuple[str, ...] | None  # public only once the round is over
     game_winners: tuple[int, ...]
     hands: tuple[tuple[str, ...], ...] | None = None  # every hand: the all-seeing audience only
+    # This round's public clues: a card a Guard named and missed, a comparison's winner.
+    ruled_out: tuple[RuledOut, ...] = ()
+    seen_by: tuple[SeenBy, ...] = ()  # who knows a card you hold (public: you saw them look)
 
 
 def view(state: GameState, seat: int | None, *, everything: bool = False) -> SeatView:
@@ -117,6 +128,19 @@ def view(state: GameState, seat: int | None, *, everything: bool = False) -> Sea
         deck=None if live else state.deck,
         game_winners=state.game_winners,
         hands=state.hands if everything else None,
+        ruled_out=state.ruled_out,
+        seen_by=_seen_by(state, seat),
+    )
+
+
+def _seen_by(state: GameState, seat: int | None) -> tuple[SeenBy, ...]:
+    """The other seats that know a card `seat` still holds (each saw it happen, and so did you)."""
+    if seat is None or not state.knowledge:
+        return ()
+    return tuple(
+        SeenBy(k.viewer, k.card)
+        for k in state.knowledge
+        if k.seat == seat and k.viewer != seat and k.still_held and k.party
     )
 
 

@@ -21,10 +21,12 @@ class Policy(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Knobs a policy may use: a time budget (ms, read with perf_counter) or an iteration budget."""
+    """Knobs a policy may use: a time budget (ms, read with perf_counter) or an iteration budget,
+    and how many commands a search weighs."""
 
     budget_ms: float | None = None
     iterations: int | None = None
+    candidates: int | None = None  # search: how many of the heuristic's best families it weighs
 
 
 # Builds a policy from a seed (its decisions are a pure function of seed, view and legal list).

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from game.bots.habits import PLAYS
 from game.editions import EDITIONS, Edition
+from game.state import RuledOut
 from game.views import SeatView
 
 # Fitted on heuristic self-play (log-likelihood of the true hand): rank lean and the odds of
@@ -29,17 +30,21 @@ def _take(counts: dict[str, int], cards: tuple[str, ...]) -> None:
 
 
 def _kept_lean(
-    pile: tuple[str, ...], unseen: dict[str, int], plays: dict[tuple[str, str], float]
+    pile: tuple[str, ...],
+    unseen: dict[str, int],
+    plays: dict[tuple[str, str], float],
+    ruled_out: tuple[RuledOut, ...] = (),
 ) -> dict[str, float]:
     """How much likelier than its count each unseen card is the one a seat holds, following
-    its discards in turn: each played from the card it held and one drawn, as `plays` says."""
+    its discards in turn: each played from the card it held and one drawn, as `plays` says,
+    and none of the cards public play ruled out at that point (`ruled_out`, the seat's own)."""
     prior = dict(unseen)
     for card in pile:
         prior[card] = prior.get(card, 0) + 1
     total = sum(prior.values())
     draw = {card: count / total for card, count in prior.items()}  # the odds of a card drawn
-    held = dict(draw)  # the odds of the card the seat holds, dealt at first
-    for played in pile:  # it held one card, drew another, played `played`, kept the other
+    held = _rule_out(dict(draw), ruled_out, 0)  # the odds of the card the seat holds
+    for made, played in enumerate(pile, 1):  # it held one card, drew another, played one
         mass: dict[str, float] = {}
         for card in draw:
             if card == played:
@@ -49,9 +54,37 @@ def _kept_lean(
                 both = held.get(played, 0.0) * draw[card] + held[card] * draw.get(played, 0.0)
                 mass[card] = both * chose
         norm = sum(mass.values()) or 1.0
-        held = {card: weight / norm for card, weight in mass.items()}
+        held = _rule_out({card: weight / norm for card, weight in mass.items()}, ruled_out, made)
     # A tiny floor: the view rules a card out, never the habits.
     return {card: held[card] / count + 1e-6 for card, count in unseen.items()}
+
+
+def _rule_out(
+    held: dict[str, float], ruled_out: tuple[RuledOut, ...], made: int
+) -> dict[str, float]:
+    """`held` without the cards ruled out once the seat had made `made` plays (renormalised;
+    unchanged if that would leave nothing)."""
+    gone = {card for fact in ruled_out if fact.plays == made for card in fact.cards}
+    if not gone:
+        return held
+    kept = {card: (0.0 if card in gone else weight) for card, weight in held.items()}
+    norm = sum(kept.values())
+    if norm <= 0.0:
+        return held
+    return {card: weight / norm for card, weight in kept.items()}
+
+
+# edition -> the card last discarded -> each card's lean (see `Beliefs.lean`).
+_AFTER = {
+    edition.id: {
+        last: {
+            card: LEAN[rank] * (1.0 if rank >= edition.rank[last] else BELOW)
+            for card, rank in edition.rank.items()
+        }
+        for last in edition.rank
+    }
+    for edition in EDITIONS.values()
+}
 
 
 @dataclass(frozen=True)
@@ -105,11 +138,16 @@ class Beliefs:
         }
         unseen = {card: count for card, count in unseen.items() if count > 0}
         plays = PLAYS.get(edition.id)
-        kept = {
-            public.seat: _kept_lean(public.discards, unseen, plays)
-            for public in view.seats
-            if habits and plays and public.seat in last and public.seat not in held
-        }
+        kept: dict[int, dict[str, float]] = {}
+        if habits and plays:
+            clues = view.ruled_out
+            for public in view.seats:
+                seat = public.seat
+                theirs = tuple(fact for fact in clues if fact.seat == seat)
+                if seat in held or seat == you or public.eliminated:
+                    continue
+                if seat in last or (lean and theirs):
+                    kept[seat] = _kept_lean(public.discards, unseen, plays, theirs)
         return cls(edition, you, unseen, held, tuple(under), last, kept)
 
     @property
@@ -130,25 +168,36 @@ class Beliefs:
 
     def weights(self, seat: int) -> dict[str, float]:
         """Unnormalised odds of each unseen card being `seat`'s (see `from_view`'s `lean`)."""
-        return {card: count * self.lean(seat, card) for card, count in self.unseen.items()}
+        kept = self.kept.get(seat)
+        if kept is not None:
+            return {card: count * kept.get(card, 1.0) for card, count in self.unseen.items()}
+        last = self.last_played.get(seat)
+        if last is None:
+            return {card: count * 1.0 for card, count in self.unseen.items()}
+        lean = _AFTER[self.edition.id][last]  # what `lean` gives, worked out once per edition
+        return {card: count * lean[card] for card, count in self.unseen.items()}
 
     def lean(self, seat: int, card: str) -> float:
         """How much likelier than average `seat` holds `card`, given what they discarded last."""
-        last = self.last_played.get(seat)
-        if last is None:
-            return 1.0
         kept = self.kept.get(seat)
         if kept is not None:
             return kept.get(card, 1.0)
-        rank = self.edition.rank[card]
-        return LEAN[rank] * (1.0 if rank >= self.edition.rank[last] else BELOW)
+        last = self.last_played.get(seat)
+        if last is None:
+            return 1.0
+        return _AFTER[self.edition.id][last][card]
 
     def rank_odds(self, seat: int) -> dict[int, float]:
         """The chance that `seat`'s card has each rank."""
+        return self.rank_odds_of(self.hand_odds(seat))
+
+    def rank_odds_of(self, hand_odds: dict[str, float]) -> dict[int, float]:
+        """The chance of each rank, from the chance of each card."""
         odds: dict[int, float] = {}
-        for card, p in self.hand_odds(seat).items():
-            rank = self.edition.rank[card]
-            odds[rank] = odds.get(rank, 0.0) + p
+        rank = self.edition.rank
+        for card, p in hand_odds.items():
+            number = rank[card]
+            odds[number] = odds.get(number, 0.0) + p
         return odds
 
     def mean_rank(self) -> float:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 from game.bots.base import Options
-from game.bots.hints import HINTS
+from game.bots.hints import HINTS, guard, guesses
 from game.bots.reckoning import Reckoning
 from game.bots.worth import NEVER, NEVER_GIVE_UP
 from game.commands import AnswerRedraw, Command, FinishChancellor, PlayCard
 from game.views import SeatView
+
+# The cards whose guesses `guard` scores (the Guard, and whatever card plays as it does).
+GUESSING = frozenset(card for card, hint in HINTS.items() if hint is guard)
 
 
 class Judge(Reckoning):
@@ -33,8 +39,25 @@ class Judge(Reckoning):
         return 0.0
 
     def best(self, legal: list[Command]) -> Command:
-        """The highest-scoring command (the first listed among equals)."""
-        return max(legal, key=self.score)
+        """The highest-scoring command (the first listed among equals).
+
+        Each Guard's guess is scored by the same sums as `score`, with the work shared by the
+        guesses at one player done once: a rollout's moves are mostly this choice.
+        """
+        chosen, top = legal[0], -math.inf
+        shared: dict[tuple[str, int], tuple[float, Callable[[str | int | None], float]]] = {}
+        for command in legal:
+            if type(command) is PlayCard and command.card in GUESSING and command.targets:
+                key = (command.card, command.targets[0])
+                found = shared.get(key)
+                if found is None:
+                    found = shared[key] = (self.kept(command.card)[1], guesses(self, *key))
+                value = found[0] + found[1](command.guess)
+            else:
+                value = self.score(command)
+            if value > top:
+                chosen, top = command, value
+        return chosen
 
 
 class HeuristicPolicy:

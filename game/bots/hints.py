@@ -24,19 +24,33 @@ def guard(j: Reckoning, play: PlayCard, _kept: str | None) -> float:
     """The odds of a right guess, against those of a card that strikes back (the Assassin)."""
     if not play.targets:
         return 0.0
-    (target,) = play.targets
+    return guesses(j, play.card, play.targets[0])(play.guess)
+
+
+def guesses(j: Reckoning, card: str, target: int) -> Callable[[str | int | None], float]:
+    """What each guess a Guard (`card`) could name at `target` is worth: the work shared by
+    every guess at one player done once (a Guard has a dozen guesses at each player)."""
     odds = j.odds(target)
-    foiling = j.foiling(target, play.card)
+    foiling = j.foiling(target, card)
     foiled = sum(foiling.values()) if foiling else 0.0
-    if isinstance(play.guess, int):
-        right = j.rank_odds(target).get(play.guess, 0.0)
-        # A foiling card of the number named is no right guess.
-        right -= sum(p for card, p in foiling.items() if j.rank[card] == play.guess)
-        tie = 0.001 * play.guess
-    else:
-        right = odds.get(play.guess or "", 0.0)
-        tie = 0.001 * j.rank.get(play.guess or "", 0)
-    return right * ELIMINATE * j.threat(target) - foiled * OUT + tie
+    threat = j.threat(target)
+    struck = foiled * OUT
+    rank = j.rank
+    numbers = j.rank_odds(target) if card in j.beliefs.edition.names_numbers else {}
+    # A foiling card of the number named is no right guess.
+    foiled_at = {number: sum(p for card, p in foiling.items() if rank[card] == number)
+                 for number in {rank[card] for card in foiling}}  # fmt: skip
+
+    def worth(guess: str | int | None) -> float:
+        if isinstance(guess, int):
+            right = numbers.get(guess, 0.0) - foiled_at.get(guess, 0)
+            tie = 0.001 * guess
+        else:
+            right = odds.get(guess or "", 0.0)
+            tie = 0.001 * rank.get(guess or "", 0)
+        return right * ELIMINATE * threat - struck + tie
+
+    return worth
 
 
 def priest(j: Reckoning, play: PlayCard, kept: str | None) -> float:

@@ -25,6 +25,13 @@ WORLDS_COST = 15_000
 MOST_WORLDS, FEWEST_WORLDS = 192, 16
 
 
+# How many of the heuristic's best families of commands `hard` weighs: more at three and four
+# players, where a Guard, a Baron or a Prince each has more players to choose among than four
+# candidates leave room for (docs/bots.md: classic 4 players won 39% with 4, 44.5% with 8; at
+# 2 and 6 players more changed nothing but the time).
+HARD_CANDIDATES = {3: 8, 4: 8}
+
+
 def hard_worlds(edition: str, players: int) -> int:
     """The most worlds `hard` samples a decision at this table."""
     cards = len(EDITIONS[edition].deck)
@@ -61,8 +68,10 @@ class HardPolicy:
 
     def choose(self, view: SeatView, legal: list[Command]) -> Command:
         """The search's choice with this table's number of worlds."""
-        worlds = self.iterations or hard_worlds(view.edition, len(view.seats))
-        return SearchPolicy(self.seed, Options(iterations=worlds)).choose(view, legal)
+        players = len(view.seats)
+        worlds = self.iterations or hard_worlds(view.edition, players)
+        options = Options(iterations=worlds, candidates=HARD_CANDIDATES.get(players))
+        return SearchPolicy(self.seed, options).choose(view, legal)
 
 
 def hard(seed: int | str = 0, options: Options | None = None) -> Policy:

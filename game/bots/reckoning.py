@@ -27,17 +27,35 @@ class Reckoning:
         self.you = view.you if view.you is not None else -1
         self.hand = view.hand or ()
         self._odds: dict[int, dict[str, float]] = {}
+        self._alike_odds: dict[tuple[str, object], dict[str, float]] = {}
+        self._expected: dict[int, float] = {}
         self._ranks: dict[int, dict[int, float]] = {}
         self._kept: dict[str, tuple[str | None, float]] = {}
         self._foiling: dict[tuple[int, str], dict[str, float]] = {}
         self._foils = _FOILS[self.beliefs.edition.id]
 
     def odds(self, seat: int) -> dict[str, float]:
-        """The chance that `seat` holds each card (worked out once per decision)."""
+        """The chance that `seat` holds each card (worked out once per decision, and once for
+        all the seats the beliefs weigh alike: read it, never change it)."""
         odds = self._odds.get(seat)
         if odds is None:
-            odds = self._odds[seat] = self.beliefs.hand_odds(seat)
+            alike = self._alike(seat)
+            odds = self._alike_odds.get(alike)
+            if odds is None:
+                odds = self._alike_odds[alike] = self.beliefs.hand_odds(seat)
+            self._odds[seat] = odds
         return odds
+
+    def _alike(self, seat: int) -> tuple[str, object]:
+        """What the beliefs weigh `seat`'s card by: a card known, its own habits, or only the
+        card it discarded last (many seats share that, or have discarded none)."""
+        beliefs = self.beliefs
+        known = beliefs.held.get(seat)
+        if known is not None:
+            return ("held", known)
+        if seat in beliefs.kept:
+            return ("seat", seat)
+        return ("last", beliefs.last_played.get(seat))
 
     def foiling(self, seat: int, played: str) -> dict[str, float]:
         """The chance that `seat` holds each card that foils `played` (the Assassin a Guard)."""
@@ -55,7 +73,7 @@ class Reckoning:
         """The chance that `seat`'s card has each rank."""
         odds = self._ranks.get(seat)
         if odds is None:
-            odds = self._ranks[seat] = self.beliefs.rank_odds(seat)
+            odds = self._ranks[seat] = self.beliefs.rank_odds_of(self.odds(seat))
         return odds
 
     def keep(self, card: str | None) -> float:
@@ -84,4 +102,9 @@ class Reckoning:
 
     def expected_keep(self, seat: int) -> float:
         """What `seat`'s card would be worth in this seat's hand."""
-        return sum(p * self.keep(card) for card, p in self.odds(seat).items())
+        found = self._expected.get(seat)
+        if found is None:
+            found = self._expected[seat] = sum(
+                p * self.keep(card) for card, p in self.odds(seat).items()
+            )
+        return found

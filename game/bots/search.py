@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
+from functools import cache
 
 from game.bots.base import Options, decision_rng
 from game.bots.beliefs import Beliefs
@@ -68,6 +70,9 @@ def sample_world(
         Knowledge(me, f.seat, f.card, f.source, f.round, f.turn, f.still_held, f.depth)
         for f in view.known
     ]
+    # Who knows my card plays on that knowledge in the world too (a Guard named right).
+    knowledge += [Knowledge(seen.seat, me, seen.card, "seen", view.round, view.turn)
+                  for seen in view.seen_by]  # fmt: skip
     decision = Decision(view.decision) if view.decision else Decision.PLAY
     turn_seat = view.turn_seat if view.turn_seat is not None else me
     return GameState(
@@ -91,6 +96,7 @@ def sample_world(
         sycophant=view.sycophant,
         jesters=view.jesters,
         knowledge=tuple(knowledge),
+        ruled_out=view.ruled_out,
         commitment=view.commitment,
         round_winners=view.round_winners,
         end_reason=view.end_reason,
@@ -158,14 +164,63 @@ def heuristic_move(state: GameState, legal: list[Command]) -> Command:
     return Judge(view(state, state.current)).best(legal)
 
 
-def rollout(state: GameState, me: int, before: tuple[int, ...]) -> float:
-    """Play the round out with the heuristic; my tokens gained minus the best rival's."""
+def rollout(state: GameState, me: int, worth: Callable[[tuple[int, ...]], float]) -> float:
+    """Play the round out with the heuristic; what its tokens are worth to me (`GameOdds`)."""
     while state.phase is Phase.ROUND:
         legal = legal_commands(state)
         state = step(state, heuristic_move(state, legal))[1]
-    gains = [after - was for after, was in zip(state.tokens, before, strict=True)]
-    rivals = max((gain for seat, gain in enumerate(gains) if seat != me), default=0)
-    return float(gains[me] - rivals)
+    return worth(state.tokens)
+
+
+@cache
+def _odds_sorted(needs: tuple[int, ...]) -> tuple[float, ...]:
+    """Each player's chance to win the game, `needs` (sorted) the tokens each still needs, if
+    every round's winner were any of them alike."""
+    if needs[0] <= 0:
+        return (1.0, *(0.0 for _ in needs[1:]))
+    odds = [0.0] * len(needs)
+    for winner in range(len(needs)):
+        after = list(needs)
+        after[winner] -= 1
+        order = sorted(range(len(needs)), key=lambda seat: after[seat])
+        sub = _odds_sorted(tuple(after[seat] for seat in order))
+        for place, seat in enumerate(order):
+            odds[seat] += sub[place] / len(needs)
+    return tuple(odds)
+
+
+def game_odds(needs: tuple[int, ...]) -> tuple[float, ...]:
+    """Each seat's chance to win the game if every round were won at random (`_odds_sorted`)."""
+    order = sorted(range(len(needs)), key=lambda seat: needs[seat])
+    sorted_odds = _odds_sorted(tuple(needs[seat] for seat in order))
+    odds = [0.0] * len(needs)
+    for place, seat in enumerate(order):
+        odds[seat] = sorted_odds[place]
+    return tuple(odds)
+
+
+class GameOdds:
+    """What a round's tokens are worth to one seat: its chance to win the game after them, so
+    stopping a rival one token from winning counts more than gaining a token far behind.
+    Scaled so that my token against the strongest rival's is worth 2, as in tokens."""
+
+    def __init__(self, tokens: tuple[int, ...], target: int, me: int) -> None:
+        self.target, self.me = target, me
+        self.now = self.odds(tokens)
+        mine = self.odds(tuple(t + (seat == me) for seat, t in enumerate(tokens)))
+        theirs = min(
+            (self.odds(tuple(t + (seat == rival) for seat, t in enumerate(tokens)))
+             for rival in range(len(tokens)) if rival != me),
+            default=self.now,
+        )  # fmt: skip
+        self.scale = 2.0 / ((mine - theirs) or 1.0)
+
+    def odds(self, tokens: tuple[int, ...]) -> float:
+        """My chance to win the game with these tokens."""
+        return game_odds(tuple(max(self.target - t, 0) for t in tokens))[self.me]
+
+    def __call__(self, tokens: tuple[int, ...]) -> float:
+        return (self.odds(tokens) - self.now) * self.scale
 
 
 def family(command: Command) -> object:
@@ -178,7 +233,7 @@ def family(command: Command) -> object:
     return command
 
 
-def candidates(judge: Judge, legal: list[Command]) -> list[Command]:
+def candidates(judge: Judge, legal: list[Command], most: int = CANDIDATES) -> list[Command]:
     """The commands worth searching, the heuristic's favourite first: the best of each family
     (a guess's odds the beliefs give exactly; sampling them would only add noise), and none
     the heuristic scores hopeless beside the favourite (giving up the Princess)."""
@@ -189,7 +244,7 @@ def candidates(judge: Judge, legal: list[Command]) -> list[Command]:
     for score, command in scored:
         if score >= floor:
             best.setdefault(family(command), command)
-    return list(best.values())[:CANDIDATES]
+    return list(best.values())[:most]
 
 
 def leader(
@@ -231,6 +286,7 @@ class SearchPolicy:
         self.seed = seed
         options = options or Options()
         self.iterations = options.iterations
+        self.candidates = options.candidates or CANDIDATES
         self.budget_ms = options.budget_ms if options.budget_ms is not None else DEFAULT_BUDGET_MS
 
     def choose(self, view: SeatView, legal: list[Command]) -> Command:
@@ -239,13 +295,13 @@ class SearchPolicy:
             return legal[0]
         beliefs = Beliefs.from_view(view, habits=True)
         judge = Judge(view, beliefs)
-        alive = candidates(judge, legal)
+        alive = candidates(judge, legal, self.candidates)
         favourite = alive[0]
         if len(alive) == 1 or view.you is None:
             return favourite
         rng = decision_rng(self.seed, view)
         results: dict[Command, list[float]] = {command: [] for command in alive}
-        before = tuple(seat.tokens for seat in view.seats)
+        worth = GameOdds(tuple(seat.tokens for seat in view.seats), view.tokens_to_win, view.you)
         started = time.perf_counter()
         deadline = started + self.budget_ms / 1000.0
         worlds = 0
@@ -254,7 +310,7 @@ class SearchPolicy:
             spread.world = worlds
             world = sample_world(view, beliefs, rng, spread)
             for command in alive:
-                results[command].append(rollout(step(world, command)[1], view.you, before))
+                results[command].append(rollout(step(world, command)[1], view.you, worth))
             worlds += 1
             if worlds >= RACE_FROM and worlds % RACE_EVERY == 0:
                 alive = race(alive, results, favourite)

@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from game import PlayCard, legal_commands, step, view
 from game.bots import POLICIES, Options, Policy, make_policy
 from game.bots.beliefs import Beliefs
+from game.bots.heuristic import Judge
 from game.bots.hints import HINTS
 from game.bots.levels import FEWEST_WORLDS, MOST_WORLDS, HardPolicy, hard_worlds
-from game.bots.search import race, sample_world
+from game.bots.search import GameOdds, game_odds, race, sample_world
 from game.bots.worth import HOLD_BONUS, NEVER_GIVE_UP
 from game.cards import CARDS
 from game.commands import AnswerRedraw, Command
@@ -87,6 +88,30 @@ def test_beliefs_account_for_every_card(edition: str, players: int, seed: int) -
         return rng.choice(legal)
 
     play_game(edition, players, str(seed), choose)
+
+
+@pytest.mark.parametrize(("edition", "players"), GAME_SIZES)
+@given(seed=SEEDS)
+@settings(max_examples=3, deadline=None)
+def test_the_heuristics_quick_choice_is_the_best_score(
+    edition: str, players: int, seed: int
+) -> None:
+    """`Judge.best`, which scores a Guard's guesses together, picks what scoring each command
+    alone picks (the first listed among equals), for plain and for the search's beliefs."""
+    rng = random.Random(seed)
+    chose = 0
+
+    def choose(state: GameState, legal: list[Command]) -> Command:
+        nonlocal chose
+        seen = view(state, state.current)
+        for beliefs in (Beliefs.from_view(seen), Beliefs.from_view(seen, habits=True)):
+            judge = Judge(seen, beliefs)
+            assert judge.best(legal) == max(legal, key=Judge(seen, beliefs).score)
+            chose += len(legal) > 1
+        return rng.choice(legal)
+
+    play_game(edition, players, str(seed), choose)
+    assert chose > 10
 
 
 @pytest.mark.parametrize("name", sorted(POLICIES))
@@ -328,3 +353,18 @@ def test_hard_has_worlds_for_every_table_and_takes_a_number_given(edition: Editi
     assert worlds == sorted(worlds, reverse=True)
     assert HardPolicy(1, Options(iterations=3)).iterations == 3
     assert HardPolicy(1).iterations is None
+
+
+def test_game_odds_follow_a_race_of_rounds_won_at_random() -> None:
+    """Worked by hand: needing 1 against 2, 3 of 4 orders of the next two rounds win; needing
+    1 against 2 and 2, 1/3 + 2/3 x 4/9 = 17/27."""
+    assert game_odds((1, 2)) == pytest.approx((0.75, 0.25))
+    assert game_odds((2, 1)) == pytest.approx((0.25, 0.75))
+    assert game_odds((1, 2, 2)) == pytest.approx((17 / 27, 5 / 27, 5 / 27))
+    assert sum(game_odds((4, 3, 4, 2, 4, 4, 1, 4))) == pytest.approx(1.0)
+
+
+def test_a_rival_one_token_from_winning_weighs_more_than_one_far_behind() -> None:
+    worth = GameOdds((0, 3, 0, 0), target=4, me=0)
+    assert worth((0, 4, 0, 0)) < worth((0, 3, 1, 0)) < 0.0 < worth((1, 3, 0, 0))
+    assert worth((1, 3, 0, 0)) - worth((0, 4, 0, 0)) == pytest.approx(2.0)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from game import PlayCard, redact, step, view
 from game import events as ev
 from game.commands import Command, FinishChancellor
+from game.editions import EDITIONS
 from game.evolve import evolve
 from game.selfplay import play_game
 from game.state import GameState, Phase
@@ -40,12 +41,20 @@ NOT_CARDS = ("edition", "source", "decision")
 class Witness:
     """Who has seen which card in whose hand this round, from the events alone."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, edition: str) -> None:
         self.players = players
+        self.rank = EDITIONS[edition].rank
         self.facts: dict[int, set[tuple[int | None, str]]] = {s: set() for s in range(players)}
+        # What public play ruled out of a seat's card: (seat, cards, plays made by then).
+        self.clues: list[tuple[int, frozenset[str], int]] = []
+        self.plays = [0] * players
+        self.played = ""
+        # A comparison's winner and its plays then, waiting for the loser's card laid down.
+        self.compared: tuple[int, int] | None = None
 
     def see(self, event: ev.Event) -> None:
         """Record what an event lets each seat learn."""
+        self.follow_clues(event)
         if isinstance(event, ev.RoundStarted):
             self.facts = {seat: set() for seat in range(self.players)}
         elif isinstance(event, ev.HandSeen):
@@ -62,6 +71,34 @@ class Witness:
             self.facts[b].add((a, event.seat_card))
         elif isinstance(event, ev.ChancellorReturned):
             self.facts[event.seat] |= {(None, card) for card in event.bottom}
+
+    def follow_clues(self, event: ev.Event) -> None:
+        """Work out the public clues from what a spectator sees of `event` alone."""
+        public = redact(event, None)
+        kind = public["type"]
+        if kind == "round_started":
+            self.clues, self.plays = [], [0] * self.players
+        elif kind in ("card_played", "hand_discarded"):
+            self.plays[public["seat"]] += 1
+            self.played = public["card"] if kind == "card_played" else self.played
+        elif kind == "guess_checked" and not public["correct"]:
+            guess = public["guess"]
+            named = {c for c, r in self.rank.items() if guess in (c, r)}
+            self.clues.append((public["target"], frozenset(named), self.plays[public["target"]]))
+        elif kind == "hands_compared" and public["loser"] is not None:
+            winner = public["target"] if public["loser"] == public["seat"] else public["seat"]
+            self.compared = (winner, self.plays[winner])
+        elif kind == "player_eliminated" and self.compared is not None:
+            (shown,) = public["hand"]
+            winner, plays = self.compared
+            lower = self.played == "dowager_queen"  # the winner's card is lower than the shown one
+            beaten = {c for c, r in self.rank.items()
+                      if (r >= self.rank[shown] if lower else r <= self.rank[shown])}  # fmt: skip
+            self.clues.append((winner, frozenset(beaten), plays))
+            self.compared = None
+        elif kind in ("hands_swapped", "chancellor_returned"):
+            moved = {public["seat"], public.get("other")}
+            self.clues = [clue for clue in self.clues if clue[0] not in moved]
 
 
 def check_view(state: GameState, seat: int | None, witness: Witness) -> None:
@@ -87,7 +124,18 @@ def check_view(state: GameState, seat: int | None, witness: Witness) -> None:
     if not live:
         allowed.update(seen.deck or ())
         allowed.update([seen.set_aside] if seen.set_aside else [])
-    named = Counter(_cards_in(asdict(seen), set(state.edition.rank)))
+    # Public clues name cards a seat does not hold: the same for every audience, and each one
+    # worked out from what a spectator saw; a card someone knows you hold is in your hand.
+    clues = [(c.seat, frozenset(c.cards), c.plays) for c in seen.ruled_out]
+    if witness.compared is not None:  # the loser's card is laid down by the command's next event
+        assert clues[-1][::2] == witness.compared
+        clues.pop()
+    assert clues == witness.clues
+    for seen_by in seen.seen_by:
+        assert seat is not None and seen_by.card in seen.hand
+        assert (seat, seen_by.card) in witness.facts[seen_by.seat]
+    shown = {key: item for key, item in asdict(seen).items() if key not in ("ruled_out", "seen_by")}
+    named = Counter(_cards_in(shown, set(state.edition.rank)))
     assert not named - allowed, f"cards shown beyond what is visible: {named - allowed}"
 
 
@@ -109,7 +157,7 @@ def test_views_and_redacted_events_never_leak(edition: str, players: int, seed: 
     """At every event, every seat's and the spectator's view and redacted events hold no secret."""
     rng = random.Random(seed)
     game = play_game(edition, players, str(seed), lambda _s, legal: rng.choice(legal))
-    witness = Witness(players)
+    witness = Witness(players, edition)
     state = None
     audiences: list[int | None] = [None, *range(players)]
     for event in game.events:
