@@ -20,9 +20,9 @@ EASY_SLIPS = 0.5  # the share of decisions `easy` makes at random
 # times the deck's cards (more turns, each weighing more players): 0.002 ms each on the
 # development machine, so WORLDS_COST / (players^2 x cards) keeps a decision near 30 ms of CPU.
 WORLDS_COST = 15_000
-# At least the 16 worlds `hard` searched everywhere before, so no table plays weaker than it did
-# (at premium's 6 and 8 players that costs more CPU than the formula's target: docs/bots.md).
-MOST_WORLDS, FEWEST_WORLDS = 192, 16
+# At least 12: premium at 8 players won 22.5% of 200 games with 12 worlds, 23.5% with 16, for
+# 39 against 51 ms of CPU a decision (docs/bots.md); fewer worlds than 12 were measured weaker.
+MOST_WORLDS, FEWEST_WORLDS = 192, 12
 
 
 # How many of the heuristic's best families of commands `hard` weighs: more at three and four

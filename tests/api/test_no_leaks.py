@@ -30,11 +30,11 @@ TABLE_EVENT_TYPES = ("table_opened", "seat_taken", "seat_left", "webhook_set", "
 class Truth:
     """The true game, folded from its stream as it grows, with who was shown what."""
 
-    def __init__(self, games: GameRepository, game: str, players: int) -> None:
+    def __init__(self, games: GameRepository, game: str, players: int, edition: str) -> None:
         self.games, self.game = games, game
         self.table: Table | None = None
         self.events: list[Any] = []
-        self.witness = Witness(players)
+        self.witness = Witness(players, edition)
 
     def catch_up(self) -> Table:
         """Fold the events appended since the last call."""
@@ -62,6 +62,12 @@ def check_view(body: dict[str, Any], table: Table, seat: int | None, witness: Wi
         assert view["deck"] is None and view["set_aside"] is None
     for item in view["known"]:
         assert seat is not None and (item["seat"], item["card"]) in witness.facts[seat]
+    for item in view["seen_by"]:  # who knows my card: only what I saw them learn
+        assert seat is not None and item["card"] in state.hands[seat]
+        assert (seat, item["card"]) in witness.facts[item["seat"]]
+    if state.phase.value == "round":  # public clues, worked out from public events alone
+        clues = [(c["seat"], frozenset(c["cards"]), c["plays"]) for c in view["ruled_out"]]
+        assert clues == witness.clues
     if body["legal"]:
         assert seat == state.current
         hand = set(state.hands[seat])
@@ -127,7 +133,7 @@ def test_no_audience_ever_sees_a_card_it_may_not(
     game, seated = new_game(client, edition, ["human"] * players, seed=str(seed))
     audiences: list[Player] = [*seated, Player(client, game, None, None)]
     read_up_to = {id(p): 0 for p in audiences}
-    truth = Truth(app.extensions["loveletter"].context.games, game, players)
+    truth = Truth(app.extensions["loveletter"].context.games, game, players, edition)
     for step in itertools.count():
         table = truth.catch_up()
         state = table.game
