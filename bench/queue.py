@@ -522,7 +522,9 @@ def play_game(
                 time.sleep(BOT_TURN_POLL_SECONDS)
                 continue
             assert table.game is not None
-            command = policy.choose(view(table.game, waiting.seat), legal_commands(table.game))
+            command = policy.choose(
+                view(table.game, waiting.seat, clues=table.clues), legal_commands(table.game)
+            )
             wish = wishes[seats[waiting.seat]]
             client = clients.setdefault(wish.base, JsonClient(wish.base))
             headers = {"Authorization": f"Bearer {wish.token}",

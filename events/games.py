@@ -32,7 +32,7 @@ from events.store import (
     parse_remembered,
 )
 from events.vocabulary import VOCABULARY, Vocabulary
-from game.state import GameState, Knowledge, RuledOut
+from game.state import GameState, Knowledge
 from game.table import STATUSES, Table, TableSeat, evolve
 
 
@@ -40,7 +40,7 @@ def _state_schema() -> str:
     """An id of the snapshot layout: it changes whenever the state's shape changes."""
     shapes = [
         (cls.__name__, sorted((k, str(v)) for k, v in typing.get_type_hints(cls).items()))
-        for cls in (Table, TableSeat, GameState, Knowledge, RuledOut)
+        for cls in (Table, TableSeat, GameState, Knowledge)
     ]
     return "table-" + hashlib.sha256(repr(shapes).encode()).hexdigest()[:16]
 

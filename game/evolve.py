@@ -9,7 +9,7 @@ from typing import Any
 from game import events as ev
 from game.editions import EDITIONS
 from game.fairness import dealt_order
-from game.state import Decision, GameState, Knowledge, Phase, RuledOut, from_fields
+from game.state import Decision, GameState, Knowledge, Phase, from_fields
 
 
 def evolve(state: GameState | None, event: ev.Event) -> GameState:
@@ -125,7 +125,7 @@ def _round_started(s: GameState, e: ev.RoundStarted) -> GameState:
     new["deck"] = e.deck
     new["set_aside"] = e.set_aside
     new["face_up"] = e.face_up
-    new["jesters"] = new["knowledge"] = new["ruled_out"] = new["showdown"] = ()
+    new["jesters"] = new["knowledge"] = new["showdown"] = ()
     new["commitment"] = e.commitment
     new["salt"] = e.salt
     new["dealt"] = dealt_order(e.set_aside, e.face_up, e.hands, e.deck)
@@ -173,55 +173,13 @@ def _unchanged(s: GameState, _: Any) -> GameState:
     return s
 
 
-def _without_clues(ruled_out: tuple[RuledOut, ...], *seats: int) -> tuple[RuledOut, ...]:
-    """What was ruled out of other seats' cards: a seat that swapped or chose among new cards
-    holds a card these facts no longer speak of."""
-    if not any(fact.seat in seats for fact in ruled_out):
-        return ruled_out
-    return tuple([fact for fact in ruled_out if fact.seat not in seats])
-
-
-@cache
-def _named_cards(edition: str, guess: str | int) -> tuple[str, ...]:
-    """The cards a guess names: one card, or every card of a number."""
-    if isinstance(guess, str):
-        return (guess,)
-    return tuple(card for card, rank in EDITIONS[edition].rank.items() if rank == guess)
-
-
-def _guess_checked(s: GameState, e: ev.GuessChecked) -> GameState:
-    if e.correct:
-        return s
-    fact = RuledOut(e.target, _named_cards(s.edition.id, e.guess), len(s.discards[e.target]))
-    return s.evolved(ruled_out=(*s.ruled_out, fact))
-
-
-@cache
-def _beaten_cards(edition: str, shown: str, higher: bool) -> tuple[str, ...]:
-    """The cards a comparison's winner can't hold, `shown` being the loser's card: those not
-    higher (a Baron) or not lower (a Dowager Queen) than it."""
-    rank = EDITIONS[edition].rank
-    lost = rank[shown]
-    return tuple(card for card, r in rank.items() if (r <= lost if higher else r >= lost))
-
-
 def _hand_seen(s: GameState, e: ev.HandSeen) -> GameState:
     return s.evolved(knowledge=_learn(s, ((e.viewer, e.seat, e.card),), _played_card(s)))
 
 
 def _hands_compared(s: GameState, e: ev.HandsCompared) -> GameState:
     facts = ((e.seat, e.target, e.target_card), (e.target, e.seat, e.card))
-    knowledge = _learn(s, facts, _played_card(s))
-    if e.loser is None:
-        return s.evolved(knowledge=knowledge)
-    # Everyone sees the loser's card on their pile, so what the winner holds is narrowed.
-    winner, won, lost = (
-        (e.target, e.target_card, e.card) if e.loser == e.seat else (e.seat, e.card, e.target_card)
-    )
-    rank = s.edition.rank
-    ruled = _beaten_cards(s.edition.id, lost, rank[won] > rank[lost])
-    fact = RuledOut(winner, ruled, len(s.discards[winner]))
-    return s.evolved(knowledge=knowledge, ruled_out=(*s.ruled_out, fact))
+    return s.evolved(knowledge=_learn(s, facts, _played_card(s)))
 
 
 def _protection_gained(s: GameState, e: ev.ProtectionGained) -> GameState:
@@ -253,11 +211,7 @@ def _hands_swapped(s: GameState, e: ev.HandsSwapped) -> GameState:
             )
     hands = _put(_put(s.hands, a, (e.seat_card,)), b, (e.other_card,))
     facts = ((a, b, e.other_card), (b, a, e.seat_card))
-    return s.evolved(
-        hands=hands,
-        knowledge=_learn(s, facts, source, tuple(knowledge)),
-        ruled_out=_without_clues(s.ruled_out, a, b),
-    )
+    return s.evolved(hands=hands, knowledge=_learn(s, facts, source, tuple(knowledge)))
 
 
 def _chancellor_drew(s: GameState, e: ev.ChancellorDrew) -> GameState:
@@ -287,7 +241,6 @@ def _chancellor_returned(s: GameState, e: ev.ChancellorReturned) -> GameState:
         deck=s.deck + e.bottom,
         decision=Decision.PLAY,
         knowledge=tuple(knowledge),
-        ruled_out=_without_clues(s.ruled_out, e.seat),
     )
 
 
@@ -351,7 +304,7 @@ EVOLVERS: dict[type, Callable[[Any, Any], GameState]] = {
     ev.TurnStarted: _turn_started,
     ev.CardDrawn: _card_drawn,
     ev.CardPlayed: _card_played,
-    ev.GuessChecked: _guess_checked,
+    ev.GuessChecked: _unchanged,
     ev.HandSeen: _hand_seen,
     ev.HandsCompared: _hands_compared,
     ev.ProtectionGained: _protection_gained,

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from game.clues import Clue, follow_all
 from game.commands import Command, StartGame, StartRound
 from game.decide import step
 from game.events import Event
@@ -14,6 +15,8 @@ from game.state import GameState, Phase
 
 # Picks one of the legal commands for the state's current seat.
 Chooser = Callable[[GameState, list[Command]], Command]
+# The same, also given the round's public clues (`game.clues`), as a seat's view shows them.
+CluedChooser = Callable[[GameState, list[Command], tuple[Clue, ...]], Command]
 
 
 @dataclass(frozen=True)
@@ -34,17 +37,34 @@ def random_chooser(seed: int | str) -> Chooser:
 
 def play_game(edition: str, players: int, seed: str, choose: Chooser) -> PlayedGame:
     """Play a game from its start to its end, dealing each next round as soon as one ends."""
+    return _play(edition, players, seed, choose, None)
+
+
+def play_clued(edition: str, players: int, seed: str, choose: CluedChooser) -> PlayedGame:
+    """`play_game`, following the round's public clues for a chooser that shows them."""
+    return _play(edition, players, seed, None, choose)
+
+
+def _play(
+    edition: str, players: int, seed: str, choose: Chooser | None, clued: CluedChooser | None
+) -> PlayedGame:
     names = tuple(f"p{seat + 1}" for seat in range(players))
     command: Command = StartGame(edition, names, seed)
     events, state = step(None, command)
     commands = [command]
+    clues = follow_all((), events, state) if clued is not None else ()
     over, between_rounds = Phase.OVER, Phase.BETWEEN_ROUNDS
     while state.phase is not over:
         if state.phase is between_rounds:
             command = StartRound()
+        elif clued is not None:
+            command = clued(state, legal_commands(state), clues)
         else:
+            assert choose is not None
             command = choose(state, legal_commands(state))
         new_events, state = step(state, command)
+        if clued is not None:
+            clues = follow_all(clues, new_events, state)
         events.extend(new_events)
         commands.append(command)
     return PlayedGame(events, commands, state)

@@ -48,17 +48,6 @@ class Knowledge:
     party: bool = True
 
 
-@quick_init  # made on most Guard plays
-@dataclass(frozen=True, slots=True)
-class RuledOut:
-    """Public play showed that `seat`'s card was none of `cards` once it had made `plays` plays
-    this round (a Guard or Bishop named it and missed; it won a comparison against a card shown)."""
-
-    seat: int
-    cards: tuple[str, ...]
-    plays: int  # cards on the seat's discard pile this round when it was shown
-
-
 @dataclass(frozen=True)
 class GameState:
     """A game between rounds or in the middle of one; change it only through `evolve`."""
@@ -85,7 +74,6 @@ class GameState:
     sycophant: int | None = None  # the seat the next card must choose, if it can
     jesters: tuple[tuple[int, int], ...] = ()  # (Jester's player, chosen seat)
     knowledge: tuple[Knowledge, ...] = ()
-    ruled_out: tuple[RuledOut, ...] = ()  # public: what each seat's card was shown not to be
     commitment: str = ""
     salt: str = ""
     dealt: tuple[str, ...] = ()

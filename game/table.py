@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from game.clues import Clue, follow, follow_all
 from game.commands import (
     AnswerRedraw,
     Command,
@@ -84,12 +85,14 @@ class Table:
     tutorial: str | None = None  # the tutorial it is: one round on a prepared deal, unlisted
     version: int = 0  # how many events the table was folded from
     started_at: int = 0  # the version of its current game's `game_started` (0: none yet)
+    clues: tuple[Clue, ...] = ()  # the round's public clues, followed beside the game
 
-    def with_game(self, game: GameState, version: int) -> Table:
+    def with_game(self, game: GameState, version: int, clues: tuple[Clue, ...]) -> Table:
         """The table with its game moved on (a quick `replace`: this runs for every event)."""
         attributes = self.__dict__.copy()
         attributes["game"] = game
         attributes["version"] = version
+        attributes["clues"] = clues
         new = object.__new__(Table)
         object.__setattr__(new, "__dict__", attributes)
         return new
@@ -404,7 +407,9 @@ def _step_play(table: Table | None, command: Command) -> tuple[list[Any], Table]
             ended = GameEnded(state.round_winners)
             state = evolve_game(state, ended)
             events = [*events, ended]
-    table = table.with_game(state, table.version + len(events))
+    table = table.with_game(
+        state, table.version + len(events), follow_all(table.clues, events, state)
+    )
     if table.timed_out is not None or any(seat.timeouts for seat in table.seats):
         for event in events:  # as `evolve` counts a seat's time-outs in a row
             if type(event) in _MOVES:
@@ -445,7 +450,8 @@ def evolve(table: Table | None, event: Any) -> Table:
         if table.game is not None:
             results = (*results, table.game.game_winners)
         table = replace(table, results=results, game=None, started_at=version)
-    return table.with_game(evolve_game(table.game, event), version)
+    game = evolve_game(table.game, event)
+    return table.with_game(game, version, follow(table.clues, event, game))
 
 
 def _open(table: Table | None, command: OpenTable) -> list[Any]:

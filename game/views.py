@@ -8,7 +8,8 @@ from typing import Any
 
 from game import events as ev
 from game import table
-from game.state import GameState, Phase, RuledOut
+from game.clues import Clue
+from game.state import GameState, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,16 @@ class KnownCard:
     turn: int
     still_held: bool
     depth: int = 0  # under the deck: how many cards lie below it
+
+
+@dataclass(frozen=True, slots=True)
+class RuledOut:
+    """Public play showed that `seat`'s card was none of `cards` once it had made `plays` plays
+    this round (a Guard or Bishop named it and missed; it won a comparison against a card shown)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    plays: int  # cards on the seat's discard pile this round when it was shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +91,13 @@ class SeatView:
     seen_by: tuple[SeenBy, ...] = ()  # who knows a card you hold (public: you saw them look)
 
 
-def view(state: GameState, seat: int | None, *, everything: bool = False) -> SeatView:
+def view(
+    state: GameState, seat: int | None, *, everything: bool = False, clues: tuple[Clue, ...] = ()
+) -> SeatView:
     """Exactly what `seat` may know of `state` (a spectator: public information only).
 
     `everything` is for those who may see the whole truth: auditors, and seats after the game.
+    `clues` are the round's public clues, followed beside the state (`game.clues`).
     """
     live = state.phase is Phase.ROUND and not everything
     return _seat_view(
@@ -128,7 +142,7 @@ def view(state: GameState, seat: int | None, *, everything: bool = False) -> Sea
         deck=None if live else state.deck,
         game_winners=state.game_winners,
         hands=state.hands if everything else None,
-        ruled_out=state.ruled_out,
+        ruled_out=tuple([RuledOut(*clue) for clue in clues]),
         seen_by=_seen_by(state, seat),
     )
 

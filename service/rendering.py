@@ -75,7 +75,11 @@ def view_json(
     table = loaded.table
     assert table is not None
     state = table.game
-    seen = None if state is None else view(state, who.seat, everything=who.everything)
+    seen = (
+        None
+        if state is None
+        else view(state, who.seat, everything=who.everything, clues=table.clues)
+    )
     legal: list[dict[str, Any]] = []
     out: list[int] = []
     acting = state is not None and who.seat is not None and state.current == who.seat

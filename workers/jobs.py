@@ -14,8 +14,7 @@ from events.store import Idempotency
 from game.bots import Options, make_policy
 from game.commands import Command
 from game.legal import legal_commands
-from game.state import GameState
-from game.table import TimeOut, Waiting, waiting_on
+from game.table import Table, TimeOut, Waiting, waiting_on
 from game.views import view
 from play import logs, push_send
 from play.context import Context, current
@@ -39,7 +38,7 @@ def bot_turn(game_id: str, version: int, seat: int) -> str:
         return STALE
     assert game.table is not None and game.table.game is not None
     command = _choose(
-        waiting.bot, f"{game_id}/{seat}", game.table.game, seat, ctx.settings.bot_budget_ms
+        waiting.bot, f"{game_id}/{seat}", game.table, seat, ctx.settings.bot_budget_ms
     )
     meta = {"by": "bot", "seat": seat, "policy": waiting.bot}
     return _send(ctx, game_id, game, command, f"bot-{version}", meta)
@@ -55,7 +54,7 @@ def turn_deadline(game_id: str, version: int, seat: int) -> str:
     move = None
     if game.table.on_timeout == "bot":
         budget = ctx.settings.bot_budget_ms
-        move = _choose("heuristic", f"{game_id}/{seat}/timeout", game.table.game, seat, budget)
+        move = _choose("heuristic", f"{game_id}/{seat}/timeout", game.table, seat, budget)
     command = TimeOut(seat, move)  # type: ignore[arg-type]  # a move is never a host command
     return _send(ctx, game_id, game, command, f"timeout-{version}", {"by": "timeout"})
 
@@ -108,10 +107,12 @@ def _claim(
     return game, waiting
 
 
-def _choose(policy_name: str, seed: str, state: GameState, seat: int, budget_ms: float) -> Command:
+def _choose(policy_name: str, seed: str, table: Table, seat: int, budget_ms: float) -> Command:
     """What a policy plays for `seat`, from that seat's view alone."""
+    state = table.game
+    assert state is not None
     policy = make_policy(policy_name, seed, Options(budget_ms))
-    return policy.choose(view(state, seat), legal_commands(state))
+    return policy.choose(view(state, seat, clues=table.clues), legal_commands(state))
 
 
 def _send(

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 
 from game.bots.habits import PLAYS
 from game.editions import EDITIONS, Edition
-from game.state import RuledOut
-from game.views import SeatView
+from game.views import RuledOut, SeatView
 
 # Fitted on heuristic self-play (log-likelihood of the true hand): rank lean and the odds of
 # holding a card ranked below the one just discarded.

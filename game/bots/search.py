@@ -96,7 +96,6 @@ def sample_world(
         sycophant=view.sycophant,
         jesters=view.jesters,
         knowledge=tuple(knowledge),
-        ruled_out=view.ruled_out,
         commitment=view.commitment,
         round_winners=view.round_winners,
         end_reason=view.end_reason,

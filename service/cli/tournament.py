@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.bots import POLICIES, Options, make_policy
+from game.clues import Clue
 from game.commands import Command
 from game.editions import EDITIONS
-from game.selfplay import play_game
+from game.selfplay import play_clued
 from game.state import GameState
 from game.views import view
 from service.cli.help import add_command
@@ -68,10 +69,10 @@ def play_one(spec: GameSpec) -> GameResult:
     ]
     result = GameResult(())
 
-    def choose(state: GameState, legal: list[Command]) -> Command:
+    def choose(state: GameState, legal: list[Command], clues: tuple[Clue, ...]) -> Command:
         seat = state.current
         assert seat is not None
-        seen = view(state, seat)
+        seen = view(state, seat, clues=clues)
         start, cpu = time.perf_counter(), time.process_time()
         command = policies[seat].choose(seen, legal)
         elapsed = (time.perf_counter() - start) * 1000.0
@@ -79,7 +80,7 @@ def play_one(spec: GameSpec) -> GameResult:
         result.cpu.setdefault(spec.seats[seat], []).append((time.process_time() - cpu) * 1000.0)
         return command
 
-    played = play_game(spec.edition, len(spec.seats), spec.seed, choose)
+    played = play_clued(spec.edition, len(spec.seats), spec.seed, choose)
     result.winners = tuple(sorted({spec.seats[seat] for seat in played.state.game_winners}))
     return result
 

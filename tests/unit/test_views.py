@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from game import PlayCard, redact, step, view
 from game import events as ev
+from game.clues import Clue, follow
 from game.commands import Command, FinishChancellor
 from game.editions import EDITIONS
 from game.evolve import evolve
@@ -101,9 +102,11 @@ class Witness:
             self.clues = [clue for clue in self.clues if clue[0] not in moved]
 
 
-def check_view(state: GameState, seat: int | None, witness: Witness) -> None:
+def check_view(
+    state: GameState, seat: int | None, witness: Witness, clues: tuple[Clue, ...] = ()
+) -> None:
     """The view holds no card the audience has no right to see, and its own hand exactly."""
-    seen = view(state, seat)
+    seen = view(state, seat, clues=clues)
     live = state.phase is Phase.ROUND
     if seat is None:
         assert seen.hand is None and seen.known == ()
@@ -159,12 +162,14 @@ def test_views_and_redacted_events_never_leak(edition: str, players: int, seed: 
     game = play_game(edition, players, str(seed), lambda _s, legal: rng.choice(legal))
     witness = Witness(players, edition)
     state = None
+    clues: tuple[Clue, ...] = ()
     audiences: list[int | None] = [None, *range(players)]
     for event in game.events:
         state = evolve(state, event)
+        clues = follow(clues, event, state)
         witness.see(event)
         for audience in audiences:
-            check_view(state, audience, witness)
+            check_view(state, audience, witness, clues)
             check_redaction(event, audience)
 
 
