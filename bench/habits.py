@@ -30,6 +30,9 @@ TABLES = (
     ("premium", 5, 300),
     ("premium", 6, 300),
 )
+# (edition, players, games): tables whose own counts the bots read in place of the edition's
+# (the search read the 6-player `2019` table better so: docs/bots.md).
+ALONE = (("2019", 6, 1500),)
 TARGET = Path(__file__).resolve().parents[1] / "game" / "bots" / "habits.py"
 HEADER = '''"""How the heuristic plays: the share of two-card hands {a, b} from which it plays a.
 
@@ -40,6 +43,13 @@ card played and the card kept); `Beliefs` reads it to weigh what a seat kept by 
 # edition -> (card played, card kept) -> share of hands of those two cards where it is played
 PLAYS: dict[str, dict[tuple[str, str], float]] = {
 '''
+
+
+ALONE_HEADER = """
+# (edition, players) -> the same, counted at that table size alone (read in place of the
+# edition's table there)
+PLAYS_AT: dict[tuple[str, int], dict[tuple[str, str], float]] = {
+"""
 
 
 def count_plays(edition: str, players: int, games: int) -> Counter[tuple[str, str]]:
@@ -72,11 +82,20 @@ def shares(counts: Counter[tuple[str, str]]) -> dict[tuple[str, str], float]:
     }
 
 
-def render(tables: dict[str, dict[tuple[str, str], float]]) -> str:
+def render(
+    tables: dict[str, dict[tuple[str, str], float]],
+    alone: dict[tuple[str, int], dict[tuple[str, str], float]],
+) -> str:
     """The module's source text."""
     lines = [HEADER]
     for edition, table in tables.items():
         lines.append(f'    "{edition}": {{\n')
+        lines.extend(f'        ("{a}", "{b}"): {share},\n' for (a, b), share in table.items())
+        lines.append("    },\n")
+    lines.append("}\n")
+    lines.append(ALONE_HEADER)
+    for (edition, players), table in alone.items():
+        lines.append(f'    ("{edition}", {players}): {{\n')
         lines.extend(f'        ("{a}", "{b}"): {share},\n' for (a, b), share in table.items())
         lines.append("    },\n")
     lines.append("}\n")
@@ -93,7 +112,12 @@ def main(argv: list[str] | None = None) -> None:
         counts[edition].update(count_plays(edition, players, max(1, int(games * args.scale))))
         hands = sum(counts[edition].values())
         print(f"{edition}, {players} players: {hands} hands", file=sys.stderr)
-    TARGET.write_text(render({edition: shares(c) for edition, c in counts.items()}), "utf-8")
+    alone = {
+        (edition, players): shares(count_plays(edition, players, max(1, int(games * args.scale))))
+        for edition, players, games in ALONE
+    }
+    tables = {edition: shares(c) for edition, c in counts.items()}
+    TARGET.write_text(render(tables, alone), "utf-8")
 
 
 if __name__ == "__main__":

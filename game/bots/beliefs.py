@@ -6,7 +6,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from game.bots.habits import PLAYS
+from game.bots.habits import PLAYS, PLAYS_AT
 from game.editions import EDITIONS, Edition
 from game.views import RuledOut, SeatView
 
@@ -136,7 +136,7 @@ class Beliefs:
             if lean and public.discards and public.seat != you and not public.eliminated
         }
         unseen = {card: count for card, count in unseen.items() if count > 0}
-        plays = PLAYS.get(edition.id)
+        plays = PLAYS_AT.get((edition.id, len(view.seats))) or PLAYS.get(edition.id)
         kept: dict[int, dict[str, float]] = {}
         if habits and plays:
             clues = view.ruled_out
