@@ -52,18 +52,20 @@ def _play(
     command: Command = StartGame(edition, names, seed)
     events, state = step(None, command)
     commands = [command]
-    clues = follow_all((), events, state) if clued is not None else ()
+    clues: tuple[Clue, ...] = ()
+    follow = clued is not None
+    if clued is not None:
+        clues = follow_all(clues, events, state)
+        choose = lambda state, legal: clued(state, legal, clues)  # noqa: E731  # reads `clues` now
+    assert choose is not None
     over, between_rounds = Phase.OVER, Phase.BETWEEN_ROUNDS
     while state.phase is not over:
         if state.phase is between_rounds:
             command = StartRound()
-        elif clued is not None:
-            command = clued(state, legal_commands(state), clues)
         else:
-            assert choose is not None
             command = choose(state, legal_commands(state))
         new_events, state = step(state, command)
-        if clued is not None:
+        if follow:
             clues = follow_all(clues, new_events, state)
         events.extend(new_events)
         commands.append(command)

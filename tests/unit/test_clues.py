@@ -4,11 +4,16 @@ the search's beliefs reading them."""
 
 from __future__ import annotations
 
+import random
+
 from game import PlayCard, step
 from game.bots.beliefs import Beliefs
-from game.clues import Clue, follow_all
+from game.clues import Clue, follow, follow_all
 from game.commands import Command
-from game.state import GameState
+from game.events import ChancellorDrew, TurnStarted
+from game.evolve import evolve
+from game.selfplay import play_clued
+from game.state import GameState, Phase
 from game.views import RuledOut, SeatView, SeenBy, view
 from tests.unit.games import rest_of_deck, rigged
 
@@ -94,3 +99,25 @@ def test_the_search_beliefs_give_a_ruled_out_card_no_weight() -> None:
     assert before["prince"] > 0.1
     assert after["prince"] < 1e-4
     assert abs(sum(after.values()) - 1.0) < 1e-9
+
+
+def test_self_play_shows_each_chooser_the_clues_so_far() -> None:
+    """`play_clued` hands a chooser the clues folded from every event before its decision (so a
+    tournament's bots see what a table's would), and they are not always empty."""
+    rng = random.Random(3)
+    given: list[tuple[int, tuple[Clue, ...]]] = []
+
+    def choose(state: GameState, legal: list[Command], clues: tuple[Clue, ...]) -> Command:
+        given.append((state.turn, clues))
+        return rng.choice(legal)
+
+    played = play_clued("classic", 4, "clues", choose)
+    folded: list[tuple[int, tuple[Clue, ...]]] = []
+    state, clues = None, ()
+    for event in played.events:
+        state = evolve(state, event)
+        clues = follow(clues, event, state)
+        if state.phase is Phase.ROUND and isinstance(event, (TurnStarted, ChancellorDrew)):
+            folded.append((state.turn, clues))
+    assert given == folded
+    assert sum(bool(clues) for _, clues in given) > 10
