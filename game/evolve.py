@@ -206,9 +206,7 @@ def _hands_swapped(s: GameState, e: ev.HandsSwapped) -> GameState:
         knowledge.append(Knowledge(k.viewer, k.seat, k.card, k.source, k.round, k.turn, False))
         if k.viewer not in (a, b):  # a bystander knows where the card went
             moved_to = b if k.seat == a else a
-            knowledge.append(
-                Knowledge(k.viewer, moved_to, k.card, source, s.round, s.turn, party=False)
-            )
+            knowledge.append(Knowledge(k.viewer, moved_to, k.card, source, s.round, s.turn))
     hands = _put(_put(s.hands, a, (e.seat_card,)), b, (e.other_card,))
     facts = ((a, b, e.other_card), (b, a, e.seat_card))
     return s.evolved(hands=hands, knowledge=_learn(s, facts, source, tuple(knowledge)))

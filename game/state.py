@@ -43,9 +43,6 @@ class Knowledge:
     turn: int
     still_held: bool = True  # False once public play shows the card may have moved
     depth: int = 0  # for cards under the deck: how many cards lie below it
-    # False for a bystander who knew a card and saw it swapped: the seat now holding it can't
-    # tell that they know it, so only facts learnt by a party show in that seat's view.
-    party: bool = True
 
 
 @dataclass(frozen=True)

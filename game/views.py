@@ -147,14 +147,28 @@ def view(
     )
 
 
+# Cards whose swap a bystander who knew one of the hands may follow (`evolve._hands_swapped`).
+_SWAPS = frozenset({"king", "cardinal"})
+
+
 def _seen_by(state: GameState, seat: int | None) -> tuple[SeenBy, ...]:
-    """The other seats that know a card `seat` still holds (each saw it happen, and so did you)."""
+    """The other seats that know a card `seat` still holds, each having learnt it in front of
+    `seat`: they looked, compared, or swapped with it. A bystander who followed a card through a
+    swap is left out (its new holder can't tell), known by not being the seat's swap partner."""
     if seat is None or not state.knowledge:
         return ()
+    partners = {
+        (k.round, k.turn): k.seat
+        for k in state.knowledge
+        if k.viewer == seat and k.source in _SWAPS and k.seat is not None
+    }
     return tuple(
         SeenBy(k.viewer, k.card)
         for k in state.knowledge
-        if k.seat == seat and k.viewer != seat and k.still_held and k.party
+        if k.seat == seat
+        and k.viewer != seat
+        and k.still_held
+        and (k.source not in _SWAPS or partners.get((k.round, k.turn)) == k.viewer)
     )
 
 
