@@ -105,7 +105,8 @@ class Beliefs:
         With `lean`, a seat's unknown card leans towards high ranks and away from ranks below
         the card they last discarded (players tend to keep the better card). With `habits`, it
         leans instead by how likely the seat's discards this round are, had it played as the
-        heuristic does (`habits.py`), each from the card it held and the one it drew.
+        heuristic does (`habits.py`), each from the card it held and the one it drew, and
+        none of the cards the view's clues (`ruled_out`) ruled out at their place in its pile.
         """
         edition = EDITIONS[view.edition]
         you = view.you if view.you is not None else -1
