@@ -89,17 +89,19 @@ def render(
     """The module's source text."""
     lines = [HEADER]
     for edition, table in tables.items():
-        lines.append(f'    "{edition}": {{\n')
-        lines.extend(f'        ("{a}", "{b}"): {share},\n' for (a, b), share in table.items())
-        lines.append("    },\n")
+        lines.extend(_table_lines(f'"{edition}"', table))
     lines.append("}\n")
     lines.append(ALONE_HEADER)
     for (edition, players), table in alone.items():
-        lines.append(f'    ("{edition}", {players}): {{\n')
-        lines.extend(f'        ("{a}", "{b}"): {share},\n' for (a, b), share in table.items())
-        lines.append("    },\n")
+        lines.extend(_table_lines(f'("{edition}", {players})', table))
     lines.append("}\n")
     return "".join(lines)
+
+
+def _table_lines(key: str, table: dict[tuple[str, str], float]) -> list[str]:
+    """One table's entry in the module: its key, then a line per pair of cards."""
+    rows = [f'        ("{a}", "{b}"): {share},\n' for (a, b), share in table.items()]
+    return [f"    {key}: {{\n", *rows, "    },\n"]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -157,6 +157,9 @@ def _seen_by(state: GameState, seat: int | None) -> tuple[SeenBy, ...]:
     swap is left out (its new holder can't tell), known by not being the seat's swap partner."""
     if seat is None or not state.knowledge:
         return ()
+    mine = [k for k in state.knowledge if k.seat == seat and k.viewer != seat and k.still_held]
+    if not mine:
+        return ()  # the usual case, on every move of a bot's search: nothing more to read
     partners = {
         (k.round, k.turn): k.seat
         for k in state.knowledge
@@ -164,11 +167,8 @@ def _seen_by(state: GameState, seat: int | None) -> tuple[SeenBy, ...]:
     }
     return tuple(
         SeenBy(k.viewer, k.card)
-        for k in state.knowledge
-        if k.seat == seat
-        and k.viewer != seat
-        and k.still_held
-        and (k.source not in _SWAPS or partners.get((k.round, k.turn)) == k.viewer)
+        for k in mine
+        if k.source not in _SWAPS or partners.get((k.round, k.turn)) == k.viewer
     )
 
 

@@ -143,9 +143,9 @@ class Beliefs:
             clues = view.ruled_out
             for public in view.seats:
                 seat = public.seat
-                theirs = tuple(fact for fact in clues if fact.seat == seat)
                 if seat in held or seat == you or public.eliminated:
                     continue
+                theirs = tuple(fact for fact in clues if fact.seat == seat)
                 if seat in last or (lean and theirs):
                     kept[seat] = _kept_lean(public.discards, unseen, plays, theirs)
         return cls(edition, you, unseen, held, tuple(under), last, kept)
@@ -168,24 +168,24 @@ class Beliefs:
 
     def weights(self, seat: int) -> dict[str, float]:
         """Unnormalised odds of each unseen card being `seat`'s (see `from_view`'s `lean`)."""
-        kept = self.kept.get(seat)
-        if kept is not None:
-            return {card: count * kept.get(card, 1.0) for card, count in self.unseen.items()}
-        last = self.last_played.get(seat)
-        if last is None:
+        leans = self._leans(seat)
+        if leans is None:
             return {card: count * 1.0 for card, count in self.unseen.items()}
-        lean = _AFTER[self.edition.id][last]  # what `lean` gives, worked out once per edition
-        return {card: count * lean[card] for card, count in self.unseen.items()}
+        return {card: count * leans.get(card, 1.0) for card, count in self.unseen.items()}
 
     def lean(self, seat: int, card: str) -> float:
-        """How much likelier than average `seat` holds `card`, given what they discarded last."""
+        """How much likelier than average `seat` holds `card`, given what they discarded."""
+        leans = self._leans(seat)
+        return 1.0 if leans is None else leans.get(card, 1.0)
+
+    def _leans(self, seat: int) -> dict[str, float] | None:
+        """Each card's lean for `seat`: by its habits, else by its last discard (worked out once
+        per edition); None when nothing leans."""
         kept = self.kept.get(seat)
         if kept is not None:
-            return kept.get(card, 1.0)
+            return kept
         last = self.last_played.get(seat)
-        if last is None:
-            return 1.0
-        return _AFTER[self.edition.id][last][card]
+        return None if last is None else _AFTER[self.edition.id][last]
 
     def rank_odds(self, seat: int) -> dict[int, float]:
         """The chance that `seat`'s card has each rank."""
