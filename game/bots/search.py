@@ -10,7 +10,8 @@ is left, so a clear choice costs few worlds and a close one gets them all.
 Candidates are the heuristic's best command of each family (a card, its players: the guess a
 Guard names is the heuristic's, whose odds are exact), none the heuristic scores hopeless.
 Each unknown one-card hand is drawn along a low-discrepancy sequence, so few worlds still
-cover its odds evenly; its odds read the seat's discards through the heuristic's habits.
+cover its odds evenly; its odds read the seat's discards through the heuristic's habits and, at
+two players, the other player's last play replayed (`game.bots.evidence`).
 
 Budget: `Options.iterations` fixes the number of worlds (reproducible); otherwise the search
 reads `time.perf_counter` and stops starting new worlds after `Options.budget_ms` (default 120).
@@ -26,6 +27,7 @@ from functools import cache
 
 from game.bots.base import Options, decision_rng
 from game.bots.beliefs import Beliefs
+from game.bots.evidence import weigh_last_play
 from game.bots.heuristic import Judge
 from game.commands import Command, FinishChancellor, PlayCard
 from game.decide import step
@@ -292,7 +294,7 @@ class SearchPolicy:
         """The candidate with the best average result over the sampled worlds."""
         if len(legal) == 1:
             return legal[0]
-        beliefs = Beliefs.from_view(view, habits=True)
+        beliefs = weigh_last_play(view, Beliefs.from_view(view, habits=True))
         judge = Judge(view, beliefs)
         alive = candidates(judge, legal, self.candidates)
         favourite = alive[0]
