@@ -69,7 +69,7 @@ def _last_play(view: SeatView, beliefs: Beliefs) -> tuple[int, PlayCard] | None:
     if played not in _AT_ME or played in _SHOWN:
         return None
     if played == "guard":
-        guess = _guess(view, me, beliefs)
+        guess = _guess(view, me)
         return None if guess is None else (other, PlayCard(other, played, (me,), guess))
     return other, PlayCard(other, played, (me,))
 
@@ -89,14 +89,13 @@ def _protected(view: SeatView, me: int) -> bool:
     return bool(pile) and pile[-1] == "handmaid"
 
 
-def _guess(view: SeatView, me: int, beliefs: Beliefs) -> str | int | None:
-    """What the other player's Guard named at me: the clue its miss left, the last about me."""
+def _guess(view: SeatView, me: int) -> str | None:
+    """The card the other player's Guard named at me: the clue its miss left, the last about me
+    (every edition played by two names a card, not a number)."""
     mine = [clue for clue in view.ruled_out if clue.seat == me]
     if not mine or mine[-1].plays != len(view.seats[me].discards):
         return None
     named = mine[-1].cards
-    if "guard" in beliefs.edition.names_numbers:
-        return beliefs.edition.rank[named[0]]
     return named[0] if len(named) == 1 else None
 
 
